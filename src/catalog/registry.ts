@@ -1,0 +1,152 @@
+/**
+ * The catalog registry: validates descriptors once and produces immutable snapshots. Enabling or
+ * disabling a domain never mutates a snapshot; it derives a new one with the next revision.
+ */
+import { AhError } from '../errors.js';
+import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from './descriptor.js';
+import { domainOf } from './descriptor.js';
+import { effectsProblems } from './effects.js';
+import { compile, describeErrors, type JsonSchema, toJsonSchema } from './schema.js';
+
+export const HOST_DOMAINS: readonly string[] = ['ai', 'plugins', 'mcp', 'secrets', 'upgrade'];
+const ID_PATTERN = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
+const RESERVED_PROPERTIES = ['context', 'credentials'];
+const ALLOWED_ROOT_KEYWORDS = new Set([
+  '$schema',
+  '$id',
+  '$defs',
+  'definitions',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+]);
+
+function invalid(message: string, cause?: string): AhError {
+  return new AhError({ code: 'COMMAND_CATALOG_INVALID', message, cause, domain: 'plugins', operation: 'catalog' });
+}
+
+function rootSchemaProblems(schema: JsonSchema, which: string): string[] {
+  const problems: string[] = [];
+  if (schema.type !== 'object') problems.push(`${which} root must have type "object"`);
+  if (schema.additionalProperties !== false) problems.push(`${which} root must be closed (additionalProperties: false)`);
+  for (const key of Object.keys(schema)) {
+    if (!ALLOWED_ROOT_KEYWORDS.has(key)) problems.push(`${which} root keyword '${key}' is not allowed`);
+  }
+  const props = schema.properties;
+  if (props !== undefined && (typeof props !== 'object' || props === null)) problems.push(`${which} properties must be an object`);
+  return problems;
+}
+
+/** Validates one descriptor; returns problems (empty when valid). */
+export function descriptorProblems(d: CommandDescriptor): string[] {
+  const problems: string[] = [];
+  if (!ID_PATTERN.test(d.id)) problems.push(`id '${d.id}' must be domain.verb[.sub] with lowercase [a-z0-9-] segments`);
+  if (typeof d.title !== 'string' || d.title.trim() === '') problems.push('title is required');
+  if (typeof d.description !== 'string' || d.description.trim() === '') problems.push('description is required');
+  if (typeof d.run !== 'function') problems.push('run must be a function');
+  const input = toJsonSchema(d.inputSchema);
+  const output = toJsonSchema(d.outputSchema);
+  problems.push(...rootSchemaProblems(input, 'inputSchema'), ...rootSchemaProblems(output, 'outputSchema'));
+  const inputProps = (input.properties ?? {}) as Record<string, unknown>;
+  for (const reserved of RESERVED_PROPERTIES) {
+    if (Object.hasOwn(inputProps, reserved)) problems.push(`input property '${reserved}' is reserved`);
+  }
+  problems.push(...effectsProblems(d.effects));
+  if (!Array.isArray(d.examples)) problems.push('examples must be a list');
+  else if (problems.length === 0) {
+    const validate = compile(d.inputSchema);
+    d.examples.forEach((example, i) => {
+      if (typeof example.description !== 'string' || example.description.trim() === '') problems.push(`example ${i} needs a description`);
+      if (!validate(structuredClone(example.arguments))) {
+        problems.push(`example ${i} does not validate: ${describeErrors(validate.errors)}`);
+      }
+    });
+  }
+  for (const slot of d.credentialSlots ?? []) {
+    if (!/^[a-z][a-z0-9_]*$/.test(slot.name)) problems.push(`credential slot '${slot.name}' has a bad name`);
+    if (slot.acceptedKinds.length === 0) problems.push(`credential slot '${slot.name}' accepts no kind`);
+  }
+  return problems;
+}
+
+export interface Definition {
+  /** Increments whenever the set of registered domains/commands changes. */
+  readonly revision: number;
+  readonly domains: readonly DomainModule[];
+  readonly byId: ReadonlyMap<string, CommandDescriptor>;
+}
+
+/** Validates a set of domain modules into a definition. Throws COMMAND_CATALOG_INVALID. */
+export function defineCatalog(modules: readonly DomainModule[], revision = 1): Definition {
+  const byId = new Map<string, CommandDescriptor>();
+  const seenDomains = new Set<string>();
+  for (const mod of modules) {
+    if (!/^[a-z0-9-]+$/.test(mod.domain)) throw invalid(`domain '${mod.domain}' has a bad name`);
+    if (seenDomains.has(mod.domain)) throw invalid(`domain '${mod.domain}' is registered twice`);
+    seenDomains.add(mod.domain);
+    for (const d of mod.commands) {
+      if (byId.has(d.id)) throw invalid(`command id '${d.id}' is registered twice`);
+      if (domainOf(d.id) !== mod.domain) throw invalid(`command '${d.id}' is not in its domain '${mod.domain}'`);
+      const problems = descriptorProblems(d);
+      if (problems.length > 0) throw invalid(`command '${d.id}' is invalid: ${problems[0]}`, problems.join('; '));
+      byId.set(d.id, d);
+    }
+  }
+  return Object.freeze({ revision, domains: Object.freeze([...modules]), byId });
+}
+
+/** An immutable snapshot: a definition plus the enabled state. */
+export class CatalogSnapshot implements CatalogView {
+  readonly revision: number;
+  readonly definition: Definition;
+  readonly disabledDomains: readonly string[];
+  readonly domains: readonly DomainInfo[];
+  readonly all: readonly CommandDescriptor[];
+  private readonly disabled: ReadonlySet<string>;
+
+  constructor(definition: Definition, disabledDomains: readonly string[], revision: number) {
+    this.definition = definition;
+    this.revision = revision;
+    // Host domains can never be disabled, whatever the settings file says.
+    this.disabledDomains = Object.freeze([...new Set(disabledDomains)].filter((d) => !HOST_DOMAINS.includes(d)).sort());
+    this.disabled = new Set(this.disabledDomains);
+    this.domains = Object.freeze(
+      definition.domains.map((m) => ({
+        domain: m.domain,
+        pluginName: m.pluginName,
+        description: m.description,
+        source: m.source ?? 'builtin',
+        host: m.host === true || HOST_DOMAINS.includes(m.domain),
+        requiredTools: m.requiredTools ?? [],
+        notes: m.notes ?? [],
+      })),
+    );
+    this.all = Object.freeze([...definition.byId.values()]);
+    Object.freeze(this);
+  }
+
+  isEnabled(domain: string): boolean {
+    return !this.disabled.has(domain);
+  }
+
+  get(id: string): CommandDescriptor | undefined {
+    return this.definition.byId.get(id);
+  }
+
+  /** Enabled commands in id order. */
+  enabled(): CommandDescriptor[] {
+    return this.all.filter((d) => this.isEnabled(domainOf(d.id))).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  withDisabled(disabledDomains: readonly string[]): CatalogSnapshot {
+    return new CatalogSnapshot(this.definition, disabledDomains, this.revision + 1);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Schema authoring and validation. Commands author schemas with TypeBox (one source for the TS type
+ * and the JSON Schema); validation uses Ajv's 2020-12 dialect, compiled once per schema object.
+ */
+import { Type, type TSchema, type TObject, type TProperties, type Static } from '@sinclair/typebox';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as formatsModule from 'ajv-formats';
+
+export { Type };
+export type { TSchema, TObject, Static };
+
+export type JsonSchema = Record<string, unknown>;
+
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** A closed object schema at the root of a command's input or output. */
+export function RootObject<P extends TProperties>(properties: P, options: { description?: string } = {}): TObject<P> {
+  return Type.Object(properties, { $schema: DIALECT, additionalProperties: false, ...options });
+}
+
+/** A closed nested object. */
+export function Closed<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
+/** `T | null` written the way the reference catalog writes it: `type: [T, "null"]`. */
+export function Nullable<T extends TSchema>(schema: T): ReturnType<typeof Type.Unsafe<Static<T> | null>> {
+  const copy: Record<string, unknown> = { ...(schema as unknown as Record<string, unknown>) };
+  const type = copy.type;
+  if (typeof type === 'string') copy.type = [type, 'null'];
+  else return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
+  return Type.Unsafe<Static<T> | null>(copy);
+}
+
+/** Plain JSON copy of a TypeBox schema (drops TypeBox's symbol keys). */
+export function toJsonSchema(schema: TSchema | JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(schema)) as JsonSchema;
+}
+
+// ajv-formats ships CommonJS; depending on the loader its function sits one or two defaults deep.
+type AddFormats = (ajv: Ajv2020) => unknown;
+function addFormats(instance: Ajv2020): void {
+  let fn: unknown = formatsModule;
+  while (typeof fn !== 'function' && fn && typeof fn === 'object' && 'default' in fn) fn = (fn as { default: unknown }).default;
+  (fn as AddFormats)(instance);
+}
+
+let shared: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
+  if (!shared) {
+    shared = new Ajv2020({ allErrors: false, strict: false, useDefaults: true, validateFormats: true });
+    addFormats(shared);
+  }
+  return shared;
+}
+
+export interface Validator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null | undefined;
+}
+
+const cache = new WeakMap<object, ValidateFunction>();
+
+/** Compiles (once per schema object) and returns a validator. */
+export function compile(schema: JsonSchema | TSchema): ValidateFunction {
+  const key = schema as object;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const fn = ajv().compile(toJsonSchema(schema));
+  cache.set(key, fn);
+  return fn;
+}
+
+/** One readable line for the first validation problem: JSON pointer plus the rule. */
+export function describeErrors(errors: ErrorObject[] | null | undefined, root = 'arguments'): string {
+  const first = errors?.[0];
+  if (!first) return `${root} are invalid`;
+  const pointer = first.instancePath === '' ? '/' : first.instancePath;
+  switch (first.keyword) {
+    case 'additionalProperties':
+      return `${pointer}: unknown property '${String((first.params as { additionalProperty?: string }).additionalProperty)}' (rule: additionalProperties)`;
+    case 'required':
+      return `${pointer}: missing required property '${String((first.params as { missingProperty?: string }).missingProperty)}' (rule: required)`;
+    default:
+      return `${pointer}: ${first.message ?? 'is invalid'} (rule: ${first.keyword})`;
+  }
+}

@@ -1,0 +1,50 @@
+/** Where ah keeps its files. The only module (besides main.ts) that reads process.env. */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { AhError } from '../errors.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The process environment, read once at the composition root and handed down. */
+export function processEnv(): Env {
+  return process.env;
+}
+
+function home(env: Env): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+/** The config root: AH_CONFIG_DIR, else the platform's per-user config directory. */
+export function configRoot(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const override = env.AH_CONFIG_DIR;
+  if (override !== undefined) {
+    if (override.trim() === '') {
+      throw new AhError({
+        code: 'INVALID_ARGUMENT',
+        message: 'AH_CONFIG_DIR is set but empty',
+        hint: 'Unset AH_CONFIG_DIR or point it at a directory.',
+        operation: 'config',
+      });
+    }
+    return resolve(override);
+  }
+  if (platform === 'win32') return join(env.APPDATA || join(home(env), 'AppData', 'Roaming'), 'AIHelper');
+  if (platform === 'darwin') return join(home(env), 'Library', 'Application Support', 'AIHelper');
+  const xdg = env.XDG_CONFIG_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home(env), '.config'), 'aihelper');
+}
+
+/** Durable machine-local state for the managed service, independent of AH_CONFIG_DIR. */
+export function stateRoot(env: Env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home(env), 'AppData', 'Local'), 'AIHelper', 'managed-mcp');
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home(env), '.local', 'state'), 'aihelper', 'managed-mcp');
+}
+
+export function logsDir(configDir: string): string {
+  return join(configDir, 'logs');
+}
+
+export function pluginSettingsPath(configDir: string): string {
+  return join(configDir, 'plugins.json');
+}

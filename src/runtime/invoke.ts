@@ -1,0 +1,237 @@
+/**
+ * The single call path shared by every surface: look up, validate input, resolve context, run
+ * under a deadline and AbortSignal, validate output, log once. Surfaces never call handlers directly.
+ */
+import { domainOf, type CommandDescriptor, type HostApi, type Notice } from '../catalog/descriptor.js';
+import type { CatalogSnapshot } from '../catalog/registry.js';
+import { compile, describeErrors } from '../catalog/schema.js';
+import { AhError, internalError, toDiagnostic } from '../errors.js';
+import type { CommandCompletedInput, EventLog } from '../logging/types.js';
+import type { Env } from '../platform/paths.js';
+import { type ContextDefaults, needsExplicitCwd, type ResolvedContext, resolveContext } from './context.js';
+
+export interface RuntimeCore {
+  snapshot(): CatalogSnapshot;
+  host: HostApi;
+  log: EventLog;
+  /** Environment handed to child processes. */
+  env: Env;
+}
+
+export interface CallRequest {
+  commandId: string;
+  /** Command arguments, without `context` (and later `credentials`). */
+  arguments: Record<string, unknown>;
+  /** Raw per-call context as received (MCP) or built from globals (CLI). */
+  context?: unknown;
+  defaults: ContextDefaults & { httpCwdRule?: boolean };
+  transport: 'cli' | 'mcp';
+}
+
+export interface PreparedCall {
+  descriptor: CommandDescriptor;
+  input: Record<string, unknown>;
+  context: ResolvedContext;
+}
+
+export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export type CallOutcome =
+  | { ok: true; state: 'succeeded'; data: Record<string, unknown>; notices: Notice[]; text?: string; executionMs: number }
+  | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
+
+function disabledError(domain: string): AhError {
+  return new AhError({
+    code: 'DOMAIN_DISABLED',
+    message: `the '${domain}' domain is disabled`,
+    hint: `Run 'ah plugins enable ${domain}' to enable it.`,
+    domain: 'plugins',
+    operation: 'plugin.runtime',
+  });
+}
+
+/** Finds the command, validates its arguments and resolves the context. Throws AhError. */
+export function prepareCall(snapshot: CatalogSnapshot, req: CallRequest): PreparedCall {
+  const descriptor = snapshot.get(req.commandId);
+  if (!descriptor) {
+    throw new AhError({ code: 'TYPED_COMMAND_NOT_FOUND', message: `unknown command '${req.commandId}'`, hint: "Run 'ah --help'." });
+  }
+  const domain = domainOf(descriptor.id);
+  if (!snapshot.isEnabled(domain)) throw disabledError(domain);
+  const input = structuredClone(req.arguments);
+  const validate = compile(descriptor.inputSchema);
+  if (!validate(input)) {
+    throw new AhError({
+      code: 'INVALID_ARGUMENT',
+      message: `invalid arguments for ${descriptor.id}: ${describeErrors(validate.errors)}`,
+      domain,
+      operation: descriptor.id,
+    });
+  }
+  const requireAbsoluteCwd = req.defaults.httpCwdRule === true && needsExplicitCwd(descriptor.stateless, input);
+  const context = resolveContext(req.context, { ...req.defaults, requireAbsoluteCwd });
+  return { descriptor, input, context };
+}
+
+export interface ExecuteOptions {
+  /** External cancellation (protocol cancel, job cancel, shutdown). */
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  /** Called once the handler has physically finished, even after a logical cancel or timeout. */
+  onPhysicalEnd?: () => void;
+  transport: 'cli' | 'mcp';
+}
+
+function abortReason(signal: AbortSignal): AhError {
+  const reason = signal.reason as unknown;
+  if (reason instanceof AhError) return reason;
+  return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
+}
+
+/**
+ * Runs a prepared call. The returned promise settles at logical completion: handler result, or at
+ * once on cancellation or timeout (a late handler result is then ignored).
+ */
+export function executeCall(core: RuntimeCore, call: PreparedCall, options: ExecuteOptions): Promise<CallOutcome> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const { timeoutMs } = call.context;
+  const deadline = timeoutMs === null ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  const notices: Notice[] = [];
+  const elapsed = () => Math.round(performance.now() - started);
+
+  return new Promise<CallOutcome>((settle) => {
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (outcome: CallOutcome) => {
+      if (done) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onExternalAbort);
+      settle(outcome);
+    };
+    const stop = (error: AhError, state: 'cancelled' | 'timed_out') => {
+      if (!controller.signal.aborted) controller.abort(error);
+      finish({ ok: false, state, error, executionMs: elapsed() });
+    };
+    const onExternalAbort = () => {
+      const error = abortReason(options.signal as AbortSignal);
+      stop(error, error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
+    };
+    if (options.signal?.aborted) {
+      onExternalAbort();
+      options.onPhysicalEnd?.();
+      return;
+    }
+    options.signal?.addEventListener('abort', onExternalAbort, { once: true });
+    if (timeoutMs !== null) {
+      timer = setTimeout(() => {
+        stop(
+          new AhError({
+            code: 'EXECUTION_TIMEOUT',
+            message: `${call.descriptor.id} did not finish within ${timeoutMs} ms`,
+            hint: 'Raise context.timeout_ms or narrow the request.',
+            retryable: true,
+            operation: 'execution',
+          }),
+          'timed_out',
+        );
+      }, timeoutMs);
+      timer.unref?.();
+    }
+
+    let physical: Promise<unknown>;
+    try {
+      physical = call.descriptor.run(call.input, {
+        cwd: call.context.cwd,
+        limit: call.context.limit,
+        signal: controller.signal,
+        deadline,
+        env: core.env,
+        credentials: {},
+        notice: (n) => notices.push(n),
+        progress: (message) => options.onProgress?.(message),
+        host: core.host,
+        transport: options.transport,
+      });
+    } catch (error) {
+      physical = Promise.reject(error);
+    }
+    physical
+      .then(
+        (data) => {
+          if (done) return;
+          const validate = compile(call.descriptor.outputSchema);
+          if (!validate(data)) {
+            finish({
+              ok: false,
+              state: 'failed',
+              error: new AhError({
+                code: 'OUTPUT_SCHEMA_VIOLATION',
+                message: `${call.descriptor.id} produced output that does not match its schema`,
+                cause: describeErrors(validate.errors, 'output'),
+                operation: call.descriptor.id,
+              }),
+              executionMs: elapsed(),
+            });
+            return;
+          }
+          const outcome: CallOutcome = {
+            ok: true,
+            state: 'succeeded',
+            data: data as Record<string, unknown>,
+            notices,
+            executionMs: elapsed(),
+          };
+          if (call.descriptor.render) {
+            try {
+              outcome.text = call.descriptor.render(data);
+            } catch {
+              // A rendering bug must not lose a valid result; the JSON is still there.
+            }
+          }
+          finish(outcome);
+        },
+        (error: unknown) => {
+          finish({ ok: false, state: 'failed', error: internalError(error), executionMs: elapsed() });
+        },
+      )
+      .finally(() => {
+        if (timer) clearTimeout(timer);
+        options.onPhysicalEnd?.();
+      });
+  });
+}
+
+/** Builds the `command.completed` record for an outcome (or a preparation error). */
+export function completionRecord(
+  commandId: string,
+  transport: 'cli' | 'mcp',
+  parameters: unknown,
+  durationMs: number,
+  result: { ok: true; data?: Record<string, unknown> } | { ok: false; error: AhError },
+): CommandCompletedInput {
+  const record: CommandCompletedInput = {
+    transport,
+    command: commandId,
+    parameters,
+    status: result.ok ? 'success' : 'error',
+    duration_ms: Math.max(0, Math.round(durationMs)),
+  };
+  if (!result.ok) {
+    const d = toDiagnostic(result.error, { domain: domainOf(commandId) });
+    record.diagnostic = {
+      code: d.code,
+      message: d.message,
+      exit_code_hint: d.exit_code_hint,
+      domain: d.domain,
+      operation: d.operation,
+      cause: d.cause,
+      retryable: d.retryable,
+    };
+  } else if (commandId === 'run.check' && result.data) {
+    const data = result.data as { success?: boolean; timed_out?: boolean; exit_code?: number | null };
+    record.outcome = { success: data.success === true, timed_out: data.timed_out === true, exit_code: data.exit_code ?? null };
+  }
+  return record;
+}

@@ -1,0 +1,43 @@
+/** A CommandContext for calling handlers directly in unit tests. */
+import type { CatalogView, CommandContext, HostApi, Notice } from '../../src/catalog/descriptor.js';
+
+export interface TestContext extends CommandContext {
+  notices: Notice[];
+  progressMessages: string[];
+  controller: AbortController;
+}
+
+const emptyCatalog: CatalogView = {
+  revision: 1,
+  domains: [],
+  disabledDomains: [],
+  all: [],
+  isEnabled: () => true,
+};
+
+export const testHost: HostApi = {
+  catalog: () => emptyCatalog,
+  setDisabledDomains: () => Promise.reject(new Error('no plugin settings in this test context')),
+  pluginSettingsPath: '/nonexistent/plugins.json',
+};
+
+export function testContext(overrides: Partial<CommandContext> & { cwd: string }): TestContext {
+  const controller = new AbortController();
+  const notices: Notice[] = [];
+  const progressMessages: string[] = [];
+  return {
+    limit: null,
+    signal: controller.signal,
+    deadline: Number.POSITIVE_INFINITY,
+    env: { PATH: process.env.PATH },
+    credentials: {},
+    notice: (n) => notices.push(n),
+    progress: (m) => progressMessages.push(m),
+    host: testHost,
+    transport: 'cli',
+    ...overrides,
+    notices,
+    progressMessages,
+    controller,
+  };
+}
