@@ -21,6 +21,8 @@ export interface CliHints {
   rest?: string;
   /** Short flag letter → input field, e.g. `{ n: 'number_lines' }`. */
   short?: Readonly<Record<string, string>>;
+  /** Extra long flag names (without `--`) → input field, e.g. `{ glob: 'globs', ref: 'reference' }`. */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 /** A line or item notice attached to a successful result (shown by the CLI, sent in MCP meta). */

@@ -24,7 +24,12 @@ export interface CallRequest {
   arguments: Record<string, unknown>;
   /** Raw per-call context as received (MCP) or built from globals (CLI). */
   context?: unknown;
-  defaults: ContextDefaults & { httpCwdRule?: boolean };
+  defaults: ContextDefaults & {
+    /** Apply the HTTP working-directory rule (cwd-bound commands need an absolute context.cwd). */
+    httpCwdRule?: boolean;
+    /** Require an absolute cwd whatever the command (HTTP job targets). */
+    forceExplicitCwd?: boolean;
+  };
   transport: 'cli' | 'mcp';
 }
 
@@ -39,6 +44,8 @@ export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 export type CallOutcome =
   | { ok: true; state: 'succeeded'; data: Record<string, unknown>; notices: Notice[]; text?: string; executionMs: number }
   | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
+
+const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
 function disabledError(domain: string): AhError {
   return new AhError({
@@ -61,15 +68,19 @@ export function prepareCall(snapshot: CatalogSnapshot, req: CallRequest): Prepar
   const input = structuredClone(req.arguments);
   const validate = compile(descriptor.inputSchema);
   if (!validate(input)) {
+    const keyword = validate.errors?.[0]?.keyword ?? '';
     throw new AhError({
-      code: 'INVALID_ARGUMENT',
+      // Numeric bounds have their own code, as in the reference contract.
+      code: RANGE_KEYWORDS.has(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
       message: `invalid arguments for ${descriptor.id}: ${describeErrors(validate.errors)}`,
       domain,
       operation: descriptor.id,
     });
   }
-  const requireAbsoluteCwd = req.defaults.httpCwdRule === true && needsExplicitCwd(descriptor.stateless, input);
-  const context = resolveContext(req.context, { ...req.defaults, requireAbsoluteCwd });
+  const requireAbsoluteCwd =
+    req.defaults.httpCwdRule === true && (req.defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
+  const { cwd, limit, timeoutMs } = req.defaults;
+  const context = resolveContext(req.context, { cwd, limit, timeoutMs, requireAbsoluteCwd });
   return { descriptor, input, context };
 }
 

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { type CommandDescriptor, defineCommand, type DomainModule } from './descriptor.js';
+import { CatalogSnapshot, defineCatalog } from './registry.js';
+import { RootObject, Type } from './schema.js';
+
+function command(overrides: Partial<CommandDescriptor> = {}): CommandDescriptor {
+  return defineCommand({
+    id: 'demo.echo',
+    title: 'Echo',
+    description: 'Echo the input.',
+    inputSchema: RootObject({ text: Type.String() }),
+    outputSchema: RootObject({ command: Type.Literal('demo.echo'), text: Type.String() }),
+    effects: {
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+      effects: [],
+      risk: 'low',
+      impact: 'Changes nothing.',
+      reversibility: 'yes',
+    },
+    examples: [{ description: 'Echo hi', arguments: { text: 'hi' } }],
+    run: async (input: { text: string }) => ({ command: 'demo.echo', text: input.text }),
+    ...overrides,
+  });
+}
+
+function domain(...commands: CommandDescriptor[]): DomainModule {
+  return { domain: 'demo', pluginName: 'ah-demo', description: 'Demo', commands };
+}
+
+function rejects(module: DomainModule): void {
+  expect(() => defineCatalog([module])).toThrowError(expect.objectContaining({ code: 'COMMAND_CATALOG_INVALID' }));
+}
+
+describe('defineCatalog', () => {
+  it('accepts a valid descriptor', () => {
+    expect(defineCatalog([domain(command())]).byId.get('demo.echo')?.title).toBe('Echo');
+  });
+
+  it('rejects duplicate ids and bad names', () => {
+    rejects(domain(command(), command()));
+    rejects(domain(command({ id: 'demo.Echo' })));
+    rejects(domain(command({ id: 'demo' })));
+    rejects(domain(command({ id: 'other.echo' })));
+  });
+
+  it('rejects open or non-object root schemas', () => {
+    rejects(domain(command({ inputSchema: { type: 'object', properties: {} } })));
+    rejects(domain(command({ inputSchema: { type: 'string' } })));
+    rejects(domain(command({ outputSchema: { type: 'object', additionalProperties: false, anyOf: [] } })));
+  });
+
+  it('rejects reserved property names', () => {
+    rejects(domain(command({ inputSchema: RootObject({ context: Type.String() }), examples: [] })));
+    rejects(domain(command({ inputSchema: RootObject({ credentials: Type.String() }), examples: [] })));
+  });
+
+  it('rejects incomplete effects', () => {
+    const effects = { ...command().effects, impact: '' };
+    rejects(domain(command({ effects })));
+    rejects(domain(command({ effects: { ...command().effects, risk: 'extreme' as 'low' } })));
+    rejects(domain(command({ effects: { ...command().effects, effects: ['teleport' as 'filesystem_read'] } })));
+  });
+
+  it('rejects examples that do not validate', () => {
+    rejects(domain(command({ examples: [{ description: 'bad', arguments: { text: 3 } }] })));
+    rejects(domain(command({ examples: [{ description: 'extra', arguments: { text: 'a', nope: 1 } }] })));
+  });
+
+  it('snapshots are immutable and enabling swaps in a new revision', () => {
+    const snapshot = new CatalogSnapshot(defineCatalog([domain(command())]), [], 1);
+    expect(Object.isFrozen(snapshot)).toBe(true);
+    const next = snapshot.withDisabled(['demo']);
+    expect(next.revision).toBe(2);
+    expect(next.isEnabled('demo')).toBe(false);
+    expect(snapshot.isEnabled('demo')).toBe(true);
+    expect(next.enabled()).toEqual([]);
+  });
+
+  it('never disables host domains', () => {
+    const snapshot = new CatalogSnapshot(defineCatalog([domain(command())]), ['plugins', 'demo'], 1);
+    expect(snapshot.disabledDomains).toEqual(['demo']);
+  });
+});

@@ -1,0 +1,127 @@
+import { defineCommand, domainOf } from '../../catalog/descriptor.js';
+import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
+import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
+import { AhError } from '../../errors.js';
+import { argvForExample, usageFor } from './usage.js';
+
+const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
+const EXAMPLE_ARGV = Closed({ description: Type.String(), argv: Type.Array(Type.String()) });
+const output = RootObject({
+  command: Type.Literal('ai.info'),
+  domain_filter: Nullable(Type.String()),
+  global_options: Type.Array(Closed({ flag: Type.String(), description: Type.String() })),
+  host_commands: Type.Array(
+    Closed({
+      name: Type.String(),
+      summary: Type.String(),
+      usage: Type.String(),
+      examples: Type.Array(Closed({ description: Type.String(), command: Type.String() })),
+    }),
+  ),
+  plugin_count: Type.Integer({ minimum: 0 }),
+  plugins: Type.Array(
+    Closed({
+      plugin_name: Type.String(),
+      domain: Type.String(),
+      description: Type.String(),
+      commands: Type.Array(
+        Closed({ name: Type.String(), summary: Type.String(), usage: Type.String(), examples: Type.Array(EXAMPLE_ARGV) }),
+      ),
+      notes: Type.Array(Type.String()),
+    }),
+  ),
+});
+type Output = Static<typeof output>;
+
+const HOST_COMMANDS = [
+  {
+    name: 'mcp serve',
+    summary: 'Serve every enabled command as an MCP tool over stdio or local Streamable HTTP.',
+    usage: 'ah [--cwd PATH] [--limit N] mcp serve [--transport stdio|http] [--port PORT] [--max-active N] [--default-timeout-ms MS]',
+    examples: [
+      { description: 'stdio server for an agent that starts ah itself', command: 'ah --cwd . mcp serve' },
+      { description: 'shared local HTTP server', command: 'ah mcp serve --transport http --port 8787' },
+    ],
+  },
+];
+
+function summary(description: string): string {
+  return (description.match(/^.*?[.!?](\s|$)/)?.[0] ?? description).trim();
+}
+
+export const info = defineCommand({
+  id: 'ai.info',
+  title: 'Manual for agents',
+  description: 'Describe every enabled domain and command (usage, summary, examples) plus the global options: a manual for AI agents.',
+  inputSchema: input,
+  outputSchema: output,
+  effects: {
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    effects: ['configuration_read'],
+    risk: 'low',
+    impact: 'Reads the command catalog; changes nothing.',
+    reversibility: 'yes',
+  },
+  examples: [
+    { description: 'The whole manual', arguments: {} },
+    { description: 'Only the file domain', arguments: { domain: 'file' } },
+  ],
+  stateless: true,
+  render: (o: Output) => {
+    const lines: string[] = [];
+    if (o.domain_filter === null) {
+      lines.push('Global options:', ...o.global_options.map((g) => `  ${g.flag.padEnd(16)} ${g.description}`), '');
+      for (const h of o.host_commands) lines.push(`${h.usage}`, `  ${h.summary}`, '');
+    }
+    for (const p of o.plugins) {
+      lines.push(`## ${p.domain} — ${p.description}`);
+      for (const c of p.commands) {
+        lines.push(`  ${c.usage}`, `    ${c.summary}`);
+        for (const e of c.examples) lines.push(`    e.g. ${e.argv.join(' ')}   # ${e.description}`);
+      }
+      for (const note of p.notes) lines.push(`  note: ${note}`);
+      lines.push('');
+    }
+    return lines.join('\n').trimEnd();
+  },
+  async run(args: Static<typeof input>, ctx): Promise<Output> {
+    const catalog = ctx.host.catalog();
+    const domains = catalog.domains.filter((d) => catalog.isEnabled(d.domain));
+    if (args.domain !== undefined && !catalog.domains.some((d) => d.domain === args.domain)) {
+      throw new AhError({
+        code: 'DOMAIN_NOT_FOUND',
+        message: `unknown domain '${args.domain}'`,
+        hint: 'Call ai.info without a domain to list them.',
+      });
+    }
+    const selected = domains
+      .filter((d) => args.domain === undefined || d.domain === args.domain)
+      .sort((a, b) => a.domain.localeCompare(b.domain));
+    const plugins = selected.map((d) => ({
+      plugin_name: d.pluginName,
+      domain: d.domain,
+      description: d.description,
+      commands: catalog.all
+        .filter((c) => domainOf(c.id) === d.domain)
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((c) => ({
+          name: c.id,
+          summary: summary(c.description),
+          usage: usageFor(c),
+          examples: c.examples.map((e) => ({ description: e.description, argv: argvForExample(c, e.arguments) })),
+        })),
+      notes: [...d.notes],
+    }));
+    return {
+      command: 'ai.info',
+      domain_filter: args.domain ?? null,
+      global_options: GLOBAL_OPTIONS.map((o) => ({ ...o })),
+      host_commands: args.domain === undefined || args.domain === 'mcp' ? HOST_COMMANDS : [],
+      plugin_count: plugins.length,
+      plugins,
+    };
+  },
+});

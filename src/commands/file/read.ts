@@ -1,0 +1,44 @@
+import { defineCommand } from '../../catalog/descriptor.js';
+import { RootObject, type Static, Type } from '../../catalog/schema.js';
+import { AhError } from '../../errors.js';
+import { loadText, splitLines } from './load-text.js';
+import { cliHints, FOLLOW_SYMLINKS, MAX_BYTES, NUMBER_LINES, PATH, READ_EFFECTS, renderText, textOutput, textResult } from './shared.js';
+
+const input = RootObject({
+  path: PATH,
+  from: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to return (inclusive, 1-based)' })),
+  to: Type.Optional(Type.Integer({ minimum: 1, description: 'Last line to return (inclusive)' })),
+  number_lines: NUMBER_LINES,
+  max_bytes: MAX_BYTES,
+  follow_symlinks: FOLLOW_SYMLINKS,
+});
+
+export const read = defineCommand({
+  id: 'file.read',
+  title: 'Read a file',
+  description: 'Read a UTF-8 text file, whole or a line range (from/to are inclusive and 1-based). Binary and oversize files are refused.',
+  inputSchema: input,
+  outputSchema: textOutput('file.read'),
+  effects: READ_EFFECTS,
+  examples: [
+    { description: 'Read a whole file', arguments: { path: 'README.md' } },
+    { description: 'Read lines 1 to 20 with line numbers', arguments: { path: 'README.md', from: 1, to: 20, number_lines: true } },
+  ],
+  cli: cliHints,
+  render: renderText,
+  async run(args: Static<typeof input>, ctx) {
+    const from = args.from ?? 1;
+    if (args.to !== undefined && args.to < from) {
+      throw new AhError({ code: 'INVALID_RANGE', message: '--to must be >= --from', cause: `from ${from}, to ${args.to}` });
+    }
+    const lines = splitLines(await loadText(ctx.cwd, args.path, args.max_bytes, args.follow_symlinks));
+    const end = args.to === undefined ? lines.length : Math.min(args.to, lines.length);
+    let selected = lines.slice(from - 1, end);
+    let truncated = false;
+    if (ctx.limit !== null && selected.length > ctx.limit) {
+      selected = selected.slice(0, ctx.limit);
+      truncated = true;
+    }
+    return textResult('file.read', args.path, selected, from, args.number_lines, truncated, { from, to: args.to ?? null });
+  },
+});

@@ -1,0 +1,73 @@
+/** Schemas and result building shared by file read, head and tail. */
+import type { Effects } from '../../catalog/effects.js';
+import { Nullable, RootObject, Type } from '../../catalog/schema.js';
+import { DEFAULT_MAX_BYTES, numberLines } from './load-text.js';
+
+export const READ_EFFECTS: Effects = {
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  effects: ['filesystem_read'],
+  risk: 'low',
+  impact: 'Reads a file or directory listing; changes nothing.',
+  reversibility: 'yes',
+};
+
+export const PATH = Type.String({ minLength: 1, description: 'File path, relative to the working directory' });
+export const NUMBER_LINES = Type.Boolean({ default: false, description: 'Prefix each line with its line number' });
+export const MAX_BYTES = Type.Integer({ minimum: 1, default: DEFAULT_MAX_BYTES, description: 'Refuse files larger than this many bytes' });
+export const FOLLOW_SYMLINKS = Type.Boolean({ default: false, description: 'Read through symbolic links' });
+
+export function textOutput<C extends string>(command: C) {
+  return RootObject({
+    command: Type.Literal(command),
+    path: Type.String(),
+    from: Nullable(Type.Integer({ minimum: 1 })),
+    to: Nullable(Type.Integer({ minimum: 1 })),
+    numbered: Type.Boolean(),
+    line_count: Type.Integer({ minimum: 0 }),
+    truncated: Type.Boolean(),
+    content: Type.String(),
+  });
+}
+
+export interface TextResult<C extends string> {
+  command: C;
+  path: string;
+  from: number | null;
+  to: number | null;
+  numbered: boolean;
+  line_count: number;
+  truncated: boolean;
+  content: string;
+}
+
+/** Builds the shared result from the selected lines (already cut to the limit). */
+export function textResult<C extends string>(
+  command: C,
+  path: string,
+  lines: readonly string[],
+  firstLine: number,
+  numbered: boolean,
+  truncated: boolean,
+  range: { from: number | null; to: number | null },
+): TextResult<C> {
+  const shown = numbered ? numberLines(lines, firstLine) : lines;
+  return {
+    command,
+    path,
+    from: range.from,
+    to: range.to,
+    numbered,
+    line_count: lines.length,
+    truncated,
+    content: shown.join('\n'),
+  };
+}
+
+export function renderText(result: { content: string; truncated: boolean; line_count: number }): string {
+  return result.truncated ? `${result.content}\n[truncated after ${result.line_count} lines]` : result.content;
+}
+
+export const cliHints = { positionals: ['path'], short: { n: 'number_lines' } } as const;

@@ -1,0 +1,9 @@
+/** Every built-in domain, in one list. */
+import type { DomainModule } from '../catalog/descriptor.js';
+import { aiDomain } from './ai/index.js';
+import { fileDomain } from './file/index.js';
+import { mcpDomain } from './mcp/index.js';
+import { pluginsDomain } from './plugins/index.js';
+import { runDomain } from './run/index.js';
+
+export const BUILTIN_DOMAINS: readonly DomainModule[] = [aiDomain, fileDomain, mcpDomain, pluginsDomain, runDomain];

@@ -1,0 +1,13 @@
+import type { DomainModule } from '../../catalog/descriptor.js';
+import { disable } from './disable.js';
+import { enable } from './enable.js';
+import { list } from './list.js';
+import { reset } from './reset.js';
+
+export const pluginsDomain: DomainModule = {
+  domain: 'plugins',
+  pluginName: 'ah-plugins',
+  description: 'List domains and enable, disable or reset them.',
+  host: true,
+  commands: [list, enable, disable, reset],
+};

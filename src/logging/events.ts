@@ -1,0 +1,186 @@
+/**
+ * The invocation log: daily JSONL files under <config root>/logs, one line per event, appended by
+ * a single in-process queue. Best effort: nothing here ever throws to a caller or changes a result.
+ */
+import { appendFile, chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { withFileLock } from '../platform/lock.js';
+import { boundValue, cutString, MAX_MESSAGE_BYTES, MAX_RECORD_BYTES } from './bounds.js';
+import { redactText, redactValue } from './redact.js';
+import { pruneLogs } from './retention.js';
+import type { CommandCompletedInput, EventLog, LoggedDiagnostic, SystemEventInput } from './types.js';
+
+const QUEUE_LIMIT = 256;
+const LOCK_WAIT_MS = 50;
+
+export interface EventLogOptions {
+  configDir: string;
+  unredacted: boolean;
+  transport?: 'cli' | 'mcp';
+  now?: () => Date;
+  pid?: number;
+}
+
+export function logFileName(date: Date): string {
+  return `aihelper-${date.toISOString().slice(0, 10)}.jsonl`;
+}
+
+type Record_ = Record<string, unknown>;
+
+export function createEventLog(options: EventLogOptions): EventLog & { readonly configDir: string } {
+  const now = options.now ?? (() => new Date());
+  const pid = options.pid ?? process.pid;
+  const dir = join(options.configDir, 'logs');
+  const scrub = (value: unknown): unknown => (options.unredacted ? value : redactValue(value));
+  const scrubText = (text: string): string => (options.unredacted ? text : redactText(text));
+  const queue: string[] = [];
+  let draining: Promise<void> | undefined;
+  let dirReady = false;
+  const prunedDates = new Set<string>();
+
+  const diagnostic = (d: LoggedDiagnostic): Record_ => {
+    const out: Record_ = { code: d.code, message: cutString(scrubText(d.message)), exit_code_hint: d.exit_code_hint };
+    if (d.domain != null) out.domain = d.domain;
+    if (d.operation != null) out.operation = d.operation;
+    if (d.cause !== undefined) out.cause = cutString(scrubText(d.cause));
+    if (d.retryable !== undefined) out.retryable = d.retryable;
+    return out;
+  };
+
+  /** Serialises a record within the size bound, degrading in steps as the contract describes. */
+  const serialise = (record: Record_, payloadKey: 'parameters' | 'context'): string => {
+    let line = JSON.stringify(record);
+    if (Buffer.byteLength(line) + 1 <= MAX_RECORD_BYTES) return line;
+    const degraded: Record_ = {
+      ...record,
+      [payloadKey]: { _truncated: true, original_bounded_bytes: Buffer.byteLength(JSON.stringify(record[payloadKey])) },
+    };
+    const d = degraded.diagnostic as Record_ | undefined;
+    if (d) {
+      degraded.diagnostic = {
+        ...d,
+        message: cutString(String(d.message), MAX_MESSAGE_BYTES),
+        ...(d.cause !== undefined ? { cause: cutString(String(d.cause), MAX_MESSAGE_BYTES) } : {}),
+      };
+    }
+    degraded.record_truncated = true;
+    line = JSON.stringify(degraded);
+    if (Buffer.byteLength(line) + 1 <= MAX_RECORD_BYTES) return line;
+    const minimal: Record_ = {};
+    for (const key of [
+      'schema_version',
+      'timestamp',
+      'event',
+      'transport',
+      'pid',
+      'command',
+      'status',
+      'duration_ms',
+      'component',
+      'severity',
+    ]) {
+      if (record[key] !== undefined) minimal[key] = typeof record[key] === 'string' ? cutString(record[key] as string, 256) : record[key];
+    }
+    minimal[payloadKey] = { _truncated: true };
+    minimal.record_truncated = true;
+    return JSON.stringify(minimal);
+  };
+
+  const write = async (line: string): Promise<void> => {
+    const date = now();
+    const file = join(dir, logFileName(date));
+    if (!dirReady) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      dirReady = true;
+    }
+    const day = date.toISOString().slice(0, 10);
+    if (!prunedDates.has(day)) {
+      prunedDates.add(day);
+      await pruneLogs(dir, date).catch(() => undefined);
+    }
+    const data = `${line}\n`;
+    const append = async () => {
+      await appendFile(file, data, { mode: 0o600 });
+    };
+    try {
+      await withFileLock(file, { timeoutMs: LOCK_WAIT_MS }, append);
+    } catch {
+      // Lock contention past the bound: one O_APPEND write of the whole line still never
+      // interleaves with other writers' lines on a local file system.
+      await append();
+    }
+    await chmod(file, 0o600).catch(() => undefined);
+  };
+
+  const drain = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const line = queue.shift() as string;
+      try {
+        await write(line);
+      } catch {
+        // Best effort: a failed write drops this event only.
+      }
+    }
+  };
+
+  const enqueue = (line: string): void => {
+    if (queue.length >= QUEUE_LIMIT) return;
+    queue.push(line);
+    if (!draining) {
+      draining = drain().finally(() => {
+        draining = undefined;
+      });
+    }
+  };
+
+  const safe = (fn: () => void): void => {
+    try {
+      fn();
+    } catch {
+      // Never let logging break a command.
+    }
+  };
+
+  return {
+    configDir: options.configDir,
+    commandCompleted(event: CommandCompletedInput) {
+      safe(() => {
+        const record: Record_ = {
+          schema_version: 1,
+          timestamp: now().toISOString(),
+          event: 'command.completed',
+          transport: event.transport,
+          pid,
+          command: event.command,
+          parameters: boundValue(scrub(event.parameters ?? {})),
+          status: event.status,
+          duration_ms: event.duration_ms,
+        };
+        for (const key of ['request_id', 'tool', 'job_id'] as const) if (event[key] !== undefined) record[key] = event[key];
+        if (event.diagnostic) record.diagnostic = diagnostic(event.diagnostic);
+        for (const key of ['outcome', 'queue_wait_ms', 'execution_ms', 'timeout_phase'] as const) {
+          if (event[key] !== undefined) record[key] = event[key];
+        }
+        enqueue(serialise(record, 'parameters'));
+      });
+    },
+    system(event: SystemEventInput) {
+      safe(() => {
+        const record: Record_ = {
+          schema_version: 1,
+          timestamp: now().toISOString(),
+          event: 'system',
+          pid,
+          component: event.component,
+          severity: event.severity,
+          diagnostic: diagnostic(event.diagnostic),
+          context: boundValue(scrub(event.context ?? {})),
+        };
+        enqueue(serialise(record, 'context'));
+      });
+    },
+    async flush() {
+      while (draining) await draining.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * plugins.json: {version: 1, disabled_domains: [...]}. Every change is read-modify-write under a
+ * cross-process lock with a bounded wait, written to a temp file and renamed into place.
+ */
+import { readFile } from 'node:fs/promises';
+import { AhError } from '../errors.js';
+import { writeFileAtomic } from '../platform/atomic-write.js';
+import { withFileLock } from '../platform/lock.js';
+
+export interface PluginSettings {
+  version: 1;
+  disabled_domains: string[];
+}
+
+const LOCK_TIMEOUT_MS = 5000;
+
+function invalid(path: string, cause: string): AhError {
+  return new AhError({
+    code: 'JSON_DESERIALIZATION_FAILED',
+    message: `cannot read plugin settings from ${path}`,
+    cause,
+    hint: 'Fix the file by hand, or delete it to enable every domain again.',
+    operation: 'json',
+  });
+}
+
+export function normalizeDomains(domains: readonly string[]): string[] {
+  return [...new Set(domains.map((d) => d.trim().toLowerCase()).filter((d) => d !== ''))].sort();
+}
+
+export async function readPluginSettings(path: string): Promise<PluginSettings> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, disabled_domains: [] };
+    throw new AhError({ code: 'FILE_READ_FAILED', message: `cannot read ${path}`, cause: (error as Error).message, operation: 'file' });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw invalid(path, (error as Error).message);
+  }
+  const doc = parsed as { version?: unknown; disabled_domains?: unknown };
+  if (!doc || typeof doc !== 'object' || doc.version !== 1) throw invalid(path, 'expected {"version": 1, "disabled_domains": [...]}');
+  if (!Array.isArray(doc.disabled_domains) || !doc.disabled_domains.every((d) => typeof d === 'string')) {
+    throw invalid(path, 'disabled_domains must be a list of domain names');
+  }
+  return { version: 1, disabled_domains: normalizeDomains(doc.disabled_domains as string[]) };
+}
+
+/** Applies `update` to the stored list under the lock; writes only when something changed. */
+export async function updateDisabledDomains(
+  path: string,
+  update: (current: readonly string[]) => string[],
+): Promise<{ disabled: string[]; changed: boolean }> {
+  return withFileLock(path, { timeoutMs: LOCK_TIMEOUT_MS }, async () => {
+    const current = (await readPluginSettings(path)).disabled_domains;
+    const next = normalizeDomains(update(current));
+    const changed = next.join('\n') !== current.join('\n');
+    if (changed) {
+      const doc: PluginSettings = { version: 1, disabled_domains: next };
+      try {
+        await writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`);
+      } catch (error) {
+        throw new AhError({
+          code: 'FILE_WRITE_FAILED',
+          message: `cannot write ${path}`,
+          cause: (error as Error).message,
+          operation: 'file',
+        });
+      }
+    }
+    return { disabled: next, changed };
+  });
+}

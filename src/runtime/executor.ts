@@ -1,0 +1,155 @@
+/**
+ * Fail-fast parallel executor. `maxActive` physical slots are shared by direct calls and job
+ * targets; admission is immediate or fails at once (EXECUTION_CAPACITY_FULL) — nothing is queued.
+ * Cancellation and timeout complete the caller-visible outcome at once; an uncooperative handler
+ * keeps only its own slot until it physically ends.
+ */
+import { AhError } from '../errors.js';
+import { completionRecord, type CallOutcome, executeCall, type PreparedCall, type RuntimeCore } from './invoke.js';
+
+export interface StartOptions {
+  /** Caller cancellation (protocol cancel). Jobs pass their own signal instead. */
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  /** Log fields. */
+  requestId?: string;
+  tool?: string;
+  jobId?: string;
+  /** Parameters as logged (the typed arguments). */
+  logParameters: unknown;
+}
+
+export interface Execution {
+  /** Settles at logical completion (result, cancel or timeout). Never rejects. */
+  readonly logical: Promise<CallOutcome>;
+  /** Settles when the handler has physically finished. Never rejects. */
+  readonly physical: Promise<void>;
+  /** Requests cancellation; the logical outcome completes at once. Idempotent. */
+  cancel(reason?: AhError): void;
+  readonly physicallyDone: () => boolean;
+}
+
+export class Executor {
+  private readonly core: RuntimeCore;
+  readonly maxActive: number;
+  private activeSlots = 0;
+  private closed = false;
+  private readonly running = new Set<Execution>();
+
+  constructor(core: RuntimeCore, maxActive: number) {
+    if (!Number.isInteger(maxActive) || maxActive < 1) throw new RangeError('maxActive must be >= 1');
+    this.core = core;
+    this.maxActive = maxActive;
+  }
+
+  get active(): number {
+    return this.activeSlots;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Throws when a new execution could not be admitted right now (without taking a slot). */
+  checkAdmission(): void {
+    if (this.closed) {
+      throw new AhError({
+        code: 'EXECUTOR_SHUTTING_DOWN',
+        message: 'the server is shutting down and accepts no new work',
+        retryable: false,
+        operation: 'execution',
+      });
+    }
+    if (this.activeSlots >= this.maxActive) {
+      throw new AhError({
+        code: 'EXECUTION_CAPACITY_FULL',
+        message: `all ${this.maxActive} execution slots are busy`,
+        hint: 'Retry shortly, or wait for running jobs to finish.',
+        retryable: true,
+        operation: 'execution',
+      });
+    }
+  }
+
+  /** Admits and starts a prepared call, or throws EXECUTION_CAPACITY_FULL / EXECUTOR_SHUTTING_DOWN. */
+  start(call: PreparedCall, options: StartOptions): Execution {
+    this.checkAdmission();
+    this.activeSlots += 1;
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) controller.abort(options.signal.reason);
+    else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    let released = false;
+    let resolvePhysical: () => void = () => undefined;
+    const physical = new Promise<void>((r) => {
+      resolvePhysical = r;
+    });
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.activeSlots -= 1;
+      this.running.delete(execution);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+      resolvePhysical();
+    };
+    const started = performance.now();
+    const logical = executeCall(this.core, call, {
+      transport: 'mcp',
+      signal: controller.signal,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      onPhysicalEnd: release,
+    }).then((outcome) => {
+      this.log(call, options, outcome, performance.now() - started);
+      return outcome;
+    });
+    const execution: Execution = {
+      logical,
+      physical,
+      cancel: (reason) => {
+        if (!controller.signal.aborted) {
+          controller.abort(
+            reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' }),
+          );
+        }
+      },
+      physicallyDone: () => released,
+    };
+    this.running.add(execution);
+    return execution;
+  }
+
+  private log(call: PreparedCall, options: StartOptions, outcome: CallOutcome, durationMs: number): void {
+    const record = completionRecord(
+      call.descriptor.id,
+      'mcp',
+      options.logParameters,
+      durationMs,
+      outcome.ok ? { ok: true, data: outcome.data } : { ok: false, error: outcome.error },
+    );
+    if (options.requestId !== undefined) record.request_id = options.requestId;
+    if (options.tool !== undefined) record.tool = options.tool;
+    if (options.jobId !== undefined) record.job_id = options.jobId;
+    record.queue_wait_ms = 0;
+    record.execution_ms = outcome.executionMs;
+    if (outcome.state === 'timed_out') record.timeout_phase = 'execution';
+    this.core.log.commandCompleted(record);
+  }
+
+  /** Closes admission: every later start fails with EXECUTOR_SHUTTING_DOWN. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Cancels everything running. */
+  cancelAll(reason: AhError): void {
+    for (const execution of this.running) execution.cancel(reason);
+  }
+
+  /** Resolves when every admitted handler has physically finished. */
+  async drained(): Promise<void> {
+    while (this.running.size > 0) {
+      await Promise.all([...this.running].map((e) => e.physical));
+    }
+  }
+}

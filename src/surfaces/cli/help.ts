@@ -1,0 +1,118 @@
+/** Help text for root, domain and command, generated from the catalog (nothing kept by hand). */
+import type { CliHints, DomainInfo, Example } from '../../catalog/descriptor.js';
+import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
+import { argvForExample, usageFor } from '../../commands/ai/usage.js';
+import { GLOBAL_OPTIONS } from './globals.js';
+import { kebab } from './args.js';
+import { paint, type Style } from './render.js';
+
+export interface HelpCommand {
+  id: string;
+  title: string;
+  description: string;
+  inputSchema: TSchema | JsonSchema;
+  cli?: CliHints | undefined;
+  examples: readonly Example[];
+  risk?: string;
+}
+
+function table(rows: ReadonlyArray<[string, string]>, indent = '  '): string {
+  const width = Math.min(32, Math.max(0, ...rows.map(([a]) => a.length)));
+  return rows.map(([a, b]) => `${indent}${a.padEnd(width)}  ${b}`.trimEnd()).join('\n');
+}
+
+function summary(description: string): string {
+  const firstLine = description.split('\n')[0] ?? '';
+  const sentence = firstLine.match(/^.*?[.!?](\s|$)/)?.[0] ?? firstLine;
+  return sentence.trim();
+}
+
+export function rootHelp(domains: readonly DomainInfo[], version: string, style: Style): string {
+  const rows = [...domains]
+    .sort((a, b) => a.domain.localeCompare(b.domain))
+    .map((d) => [d.domain, summary(d.description)] as [string, string]);
+  return [
+    `${paint.bold(style, 'ah')} ${version} — a typed command toolbox for AI agents and developers.`,
+    '',
+    `${paint.bold(style, 'Usage:')} ah [global options] <domain> <command> [options]`,
+    '',
+    paint.bold(style, 'Domains:'),
+    table(rows),
+    '',
+    paint.bold(style, 'Global options:'),
+    table(GLOBAL_OPTIONS.map((o) => [o.flag, o.description])),
+    '',
+    "Run 'ah <domain> --help' for a domain's commands, 'ah <domain> <command> --help' for one command.",
+  ].join('\n');
+}
+
+export function domainHelp(info: DomainInfo, commands: readonly HelpCommand[], enabled: boolean, style: Style): string {
+  const rows = commands.map((c) => [c.id.slice(info.domain.length + 1).replaceAll('.', ' '), summary(c.description)] as [string, string]);
+  return [
+    `${paint.bold(style, `ah ${info.domain}`)} — ${info.description}${enabled ? '' : ' (disabled)'}`,
+    '',
+    `${paint.bold(style, 'Usage:')} ah ${info.domain} <command> [options]`,
+    '',
+    paint.bold(style, 'Commands:'),
+    table(rows),
+    '',
+    `Run 'ah ${info.domain} <command> --help' for details.`,
+  ].join('\n');
+}
+
+function describeOption(name: string, prop: JsonSchema, required: boolean): string {
+  const parts: string[] = [];
+  if (typeof prop.description === 'string') parts.push(prop.description);
+  if (Array.isArray(prop.enum)) parts.push(`one of: ${prop.enum.join(', ')}`);
+  if (prop.default !== undefined && !(Array.isArray(prop.default) && prop.default.length === 0) && prop.default !== false) {
+    parts.push(`default: ${JSON.stringify(prop.default)}`);
+  }
+  if (required) parts.push('required');
+  return parts.join('; ') || name;
+}
+
+export function commandHelp(command: HelpCommand, style: Style): string {
+  const schema = toJsonSchema(command.inputSchema);
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const hints = command.cli ?? {};
+  const positional = new Set([...(hints.positionals ?? []), ...(hints.rest ? [hints.rest] : [])]);
+  const shortFor = new Map(Object.entries(hints.short ?? {}).map(([letter, field]) => [field, letter]));
+  const aliasFor = new Map(Object.entries(hints.aliases ?? {}).map(([alias, field]) => [field, alias]));
+  const argRows: [string, string][] = [...positional].map((name) => [
+    `<${name}>${hints.rest === name || props[name]?.type === 'array' ? '...' : ''}`,
+    describeOption(name, props[name] ?? {}, required.has(name)),
+  ]);
+  const optionRows: [string, string][] = Object.entries(props)
+    .filter(([name]) => !positional.has(name))
+    .map(([name, prop]) => {
+      const short = shortFor.get(name);
+      const long = `--${aliasFor.get(name) ?? kebab(name)}`;
+      const isSwitch = prop.type === 'boolean' || prop.const === true;
+      const value = isSwitch ? '' : ` <${prop.type === 'integer' ? 'N' : 'value'}>`;
+      return [
+        `${short ? `-${short}, ` : ''}${long}${value}${prop.type === 'array' ? ' (repeatable)' : ''}`,
+        describeOption(name, prop, required.has(name)),
+      ];
+    });
+  const sections = [
+    `${paint.bold(style, command.title)} — ${command.description}`,
+    '',
+    `${paint.bold(style, 'Usage:')} ${usageFor(command)}`,
+  ];
+  if (argRows.length > 0) sections.push('', paint.bold(style, 'Arguments:'), table(argRows));
+  if (optionRows.length > 0) sections.push('', paint.bold(style, 'Options:'), table(optionRows));
+  sections.push('', paint.bold(style, 'Global options:'), table(GLOBAL_OPTIONS.map((o) => [o.flag, o.description])));
+  if (command.examples.length > 0) {
+    sections.push('', paint.bold(style, 'Examples:'));
+    for (const example of command.examples) {
+      sections.push(`  # ${example.description}`, `  ${argvForExample(command, example.arguments).map(quoteArg).join(' ')}`);
+    }
+  }
+  if (command.risk) sections.push('', command.risk);
+  return sections.join('\n');
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}

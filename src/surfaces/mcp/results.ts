@@ -1,0 +1,41 @@
+/** Outcome → MCP CallToolResult. Only protocol problems become JSON-RPC errors elsewhere. */
+import type { Notice } from '../../catalog/descriptor.js';
+import { toDiagnostic } from '../../errors.js';
+import { DIAGNOSTIC_META, EXECUTION_META } from './tools.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export function successResult(data: Record<string, unknown>, requestId: string, text?: string, notices?: readonly Notice[]): ToolResult {
+  const execution: Record<string, unknown> = { request_id: requestId };
+  if (text !== undefined) execution.text = text;
+  if (notices && notices.length > 0) execution.notices = notices;
+  return {
+    content: [{ type: 'text', text: JSON.stringify(data) }],
+    structuredContent: data,
+    _meta: { [EXECUTION_META]: execution },
+  };
+}
+
+export function errorResult(error: unknown, fallback?: { domain?: string; operation?: string }): ToolResult {
+  const d = toDiagnostic(error, fallback);
+  const diagnostic: Record<string, unknown> = {
+    code: d.code,
+    message: d.message,
+    cause: d.cause,
+    retryable: d.retryable,
+    exit_code_hint: d.exit_code_hint,
+  };
+  if (d.domain !== null) diagnostic.domain = d.domain;
+  if (d.operation !== null) diagnostic.operation = d.operation;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${d.code}: ${d.message}` }],
+    _meta: { [DIAGNOSTIC_META]: diagnostic },
+  };
+}

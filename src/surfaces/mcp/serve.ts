@@ -1,0 +1,85 @@
+/**
+ * `ah mcp serve`: validates the startup configuration, builds the process-wide core and hands it
+ * to the chosen transport. Resolves to the process exit code.
+ */
+import { AhError } from '../../errors.js';
+import { Executor } from '../../runtime/executor.js';
+import { JobRegistry } from '../../runtime/jobs.js';
+import type { HostCliEnv } from '../cli/host-commands.js';
+import type { McpCore } from './call.js';
+import { Lifecycle } from './lifecycle.js';
+import { reservedJobCommands } from './tools.js';
+import { serveStdio } from './transports/stdio.js';
+
+export interface ServeOptions {
+  transport: 'stdio' | 'http';
+  port: number;
+  maxActive: number;
+  defaultTimeoutMs: number;
+}
+
+function startupError(code: string, message: string, hint?: string): AhError {
+  return new AhError({ code, message, hint, operation: 'mcp.serve', domain: 'mcp' });
+}
+
+export function serveOptions(input: Record<string, unknown>): ServeOptions {
+  const transport = (input.transport as 'stdio' | 'http' | undefined) ?? 'stdio';
+  if (transport === 'stdio' && input.port !== undefined) {
+    throw startupError('INVALID_ARGUMENT', '--port is only valid with --transport http', 'Drop --port, or add --transport http.');
+  }
+  const port = (input.port as number | undefined) ?? 8787;
+  const maxActive = input.max_active as number;
+  const defaultTimeoutMs = input.default_timeout_ms as number;
+  if (!Number.isInteger(maxActive) || maxActive < 1) throw startupError('INVALID_RANGE', '--max-active must be >= 1');
+  if (!Number.isInteger(defaultTimeoutMs) || defaultTimeoutMs < 1) throw startupError('INVALID_RANGE', '--default-timeout-ms must be >= 1');
+  return { transport, port, maxActive, defaultTimeoutMs };
+}
+
+/** Sends every stray console write to stderr: stdout belongs to the MCP transport. */
+function guardStdout(): void {
+  const toStderr = (...args: unknown[]) => {
+    process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
+  };
+  for (const method of ['log', 'info', 'warn', 'debug', 'trace', 'dir'] as const) {
+    (console as unknown as Record<string, unknown>)[method] = toStderr;
+  }
+}
+
+export async function serveFromCli(input: Record<string, unknown>, env: HostCliEnv): Promise<number> {
+  const options = serveOptions(input);
+  guardStdout();
+  const snapshot = env.catalog.snapshot();
+  const reserved = reservedJobCommands(snapshot);
+  if (reserved.length > 0) {
+    throw startupError(
+      'COMMAND_CATALOG_INVALID',
+      `the catalog publishes reserved job commands: ${reserved.join(', ')}`,
+      'The ah.job.* namespace belongs to the built-in job tools; remove or rename the plugin commands.',
+    );
+  }
+  const runtime = { snapshot: () => env.catalog.snapshot(), host: env.catalog, log: env.log, env: env.env };
+  const executor = new Executor(runtime, options.maxActive);
+  const core: McpCore = {
+    catalog: env.catalog,
+    runtime,
+    executor,
+    jobs: new JobRegistry(),
+    transport: options.transport,
+    defaults: { cwd: env.cwd, limit: env.limit, timeoutMs: options.defaultTimeoutMs },
+  };
+  const lifecycle = new Lifecycle(executor, env.log, undefined, (line) => process.stderr.write(`${line}\n`));
+  if (options.transport === 'http') {
+    const { serveHttp } = await import('./transports/http.js');
+    await serveHttp(core, lifecycle, { port: options.port, version: env.version });
+  } else {
+    await serveStdio(core, lifecycle);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      void lifecycle.shutdown(signal);
+    });
+  }
+  const result = await lifecycle.finished();
+  await env.log.flush();
+  return result.code;
+}

@@ -1,0 +1,75 @@
+/**
+ * Server factory: one low-level SDK `Server` per connection/session, all sharing the process-wide
+ * core (catalog, executor, jobs, log). Our JSON Schemas are served as they are.
+ */
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { VERSION } from '../../version.js';
+import { type CallMeta, callTool, type McpCore, UnknownToolError } from './call.js';
+import { toolList } from './tools.js';
+
+const PROGRESS_INTERVAL_MS = 1000;
+let executionSequence = 0;
+
+/** Execution ids: `mcp:n:<num>` / `mcp:s:<str>` for the protocol id, plus a process-wide sequence. */
+export function requestIdFor(id: string | number): string {
+  executionSequence += 1;
+  return `${typeof id === 'number' ? `mcp:n:${id}` : `mcp:s:${id}`}:e:${executionSequence}`;
+}
+
+type Notify = (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+
+/**
+ * Progress for calls that carry a progress token: nothing for the first second, then at most one
+ * notification per second, carrying the handler's latest message (or the elapsed time).
+ */
+function progressReporter(token: string | number | undefined, notify: Notify): { onProgress?: (m: string) => void; stop: () => void } {
+  if (token === undefined) return { stop: () => undefined };
+  const started = Date.now();
+  let latest: string | undefined;
+  let count = 0;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (stopped) return;
+    count += 1;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const message = latest ?? `running for ${seconds} s`;
+    notify({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } }).catch(() => undefined);
+  }, PROGRESS_INTERVAL_MS);
+  timer.unref();
+  return {
+    onProgress: (m) => {
+      latest = m;
+    },
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+export function createServer(core: McpCore): Server {
+  const server = new Server(
+    { name: 'aihelper', version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions:
+        'AIHelper tools (ah.*) read files, search, run checks and query git in a project. Pass context.cwd with the project directory. Long calls can run as background jobs via ah.job.start.',
+    },
+  );
+  server.setRequestHandler('tools/list', async () => ({ tools: toolList(core.catalog.snapshot()).tools as never }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+    const progress = progressReporter(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, ctx.mcpReq.notify as Notify);
+    const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal };
+    if (progress.onProgress) meta.onProgress = progress.onProgress;
+    try {
+      return (await callTool(core, params.name, params.arguments ?? {}, meta)) as never;
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    } finally {
+      progress.stop();
+    }
+  });
+  return server;
+}

@@ -1,0 +1,108 @@
+/**
+ * Descriptor → MCP tool. The list is built and serialised once per catalog snapshot revision, not
+ * per request.
+ */
+import type { CommandDescriptor } from '../../catalog/descriptor.js';
+import type { CatalogSnapshot } from '../../catalog/registry.js';
+import { type JsonSchema, toJsonSchema } from '../../catalog/schema.js';
+import { JOB_TOOLS } from './job-tools.js';
+
+export const RISK_META = 'dev.aihelper/risk';
+export const EXECUTION_META = 'dev.aihelper/execution';
+export const DIAGNOSTIC_META = 'dev.aihelper/diagnostic';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  execution: { taskSupport: 'forbidden' };
+  _meta: Record<string, unknown>;
+}
+
+export const CONTEXT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Per-call context: working directory, item limit and timeout.',
+  properties: {
+    cwd: { type: 'string', minLength: 1, description: 'Working directory; relative paths resolve against it.' },
+    limit: { type: 'integer', minimum: 1, description: 'Cap on returned lines or items.' },
+    timeout_ms: { type: 'integer', minimum: 1, description: 'Execution timeout in milliseconds.' },
+  },
+  additionalProperties: false,
+};
+
+const CWD_LINE =
+  'Relative paths resolve against context.cwd. Over HTTP, commands that touch project files need an absolute context.cwd, and every ah.job.start target needs one.';
+
+export function toolName(id: string): string {
+  return `ah.${id}`;
+}
+
+function describe(d: CommandDescriptor): string {
+  const parts = [d.description.trim()];
+  parts.push(CWD_LINE);
+  if (d.examples.length > 0) {
+    parts.push(['Examples:', ...d.examples.map((e) => `- ${e.description}: ${JSON.stringify(e.arguments)}`)].join('\n'));
+  }
+  parts.push(`Impact: ${d.effects.impact}\nRisk: ${d.effects.risk}.`);
+  return parts.join('\n\n');
+}
+
+export function descriptorTool(d: CommandDescriptor): ToolDefinition {
+  const input = toJsonSchema(d.inputSchema);
+  const inputSchema: JsonSchema = {
+    ...input,
+    properties: { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA },
+  };
+  return {
+    name: toolName(d.id),
+    title: d.title,
+    description: describe(d),
+    inputSchema,
+    outputSchema: toJsonSchema(d.outputSchema),
+    annotations: {
+      title: d.title,
+      readOnlyHint: d.effects.readOnly,
+      destructiveHint: d.effects.destructive,
+      idempotentHint: d.effects.idempotent,
+      openWorldHint: d.effects.openWorld,
+    },
+    execution: { taskSupport: 'forbidden' },
+    _meta: {
+      [RISK_META]: {
+        level: d.effects.risk,
+        impact: d.effects.impact,
+        effects: [...d.effects.effects],
+        reversibility: d.effects.reversibility,
+      },
+    },
+  };
+}
+
+export interface ToolList {
+  revision: number;
+  tools: ToolDefinition[];
+  byName: Map<string, { tool: ToolDefinition; descriptor?: CommandDescriptor }>;
+}
+
+const cache = new WeakMap<CatalogSnapshot, ToolList>();
+
+/** Every enabled catalog command plus the four job tools, sorted by name; cached per snapshot. */
+export function toolList(snapshot: CatalogSnapshot): ToolList {
+  const cached = cache.get(snapshot);
+  if (cached) return cached;
+  const byName = new Map<string, { tool: ToolDefinition; descriptor?: CommandDescriptor }>();
+  for (const d of snapshot.enabled()) byName.set(toolName(d.id), { tool: descriptorTool(d), descriptor: d });
+  for (const tool of JOB_TOOLS) byName.set(tool.name, { tool });
+  const tools = [...byName.values()].map((e) => e.tool).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const list: ToolList = { revision: snapshot.revision, tools, byName };
+  cache.set(snapshot, list);
+  return list;
+}
+
+/** A catalog that publishes job.* would shadow the reserved job tools. */
+export function reservedJobCommands(snapshot: CatalogSnapshot): string[] {
+  return snapshot.all.filter((d) => d.id === 'job' || d.id.startsWith('job.')).map((d) => d.id);
+}

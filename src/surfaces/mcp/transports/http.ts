@@ -1,0 +1,152 @@
+/**
+ * Local Streamable HTTP: one process-wide core behind http://127.0.0.1:PORT/mcp. 2025-era clients
+ * get stateful sessions; 2026-07-28 clients are served per request by the SDK's modern handler.
+ * Every route checks Host and Origin first; nothing sends CORS headers.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { AhError } from '../../../errors.js';
+import type { McpCore } from '../call.js';
+import type { Lifecycle } from '../lifecycle.js';
+import { createServer } from '../server.js';
+import { controlShutdown, type Identity, readiness } from './control.js';
+import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError } from './local-guard.js';
+import { SessionTable } from './sessions.js';
+
+export interface HttpOptions {
+  port: number;
+  version: string;
+  /** Idle session expiry (30 min; tests shorten it through an internal option). */
+  idleMs?: number;
+  maxSessions?: number;
+  /** Extra routes (e.g. the secrets setup page), tried before 404. */
+  routes?: ReadonlyArray<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
+}
+
+function methodNotAllowed(res: ServerResponse, allow: string): void {
+  sendError(res, 405, 'METHOD_NOT_ALLOWED', `use ${allow} on this route`, { allow });
+}
+
+export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: HttpOptions): Promise<{ port: number; identity: Identity }> {
+  const identity: Identity = { version: options.version, pid: process.pid, instanceId: randomUUID() };
+  const onerror = (error: Error) => process.stderr.write(`ah: mcp http: ${error.message}\n`);
+  const sessions = new SessionTable({
+    idleMs: options.idleMs ?? 30 * 60 * 1000,
+    maxSessions: options.maxSessions ?? 1000,
+    createServer: () => createServer(core),
+    onerror,
+  });
+  const modern = createMcpHandler(() => createServer(core), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  const modernNode = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  const unsubscribe = core.catalog.onChange(() => {
+    sessions.broadcastToolsChanged();
+    modern.notify.toolsChanged();
+  });
+  const shutdownState = { accepted: false };
+  let boundPort = options.port;
+
+  async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      methodNotAllowed(res, 'GET, POST, DELETE');
+      return;
+    }
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      let body: Buffer;
+      try {
+        body = await readBody(req);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) sendError(res, 413, 'REQUEST_TOO_LARGE', 'the request body is larger than 1 MiB');
+        else sendError(res, 400, 'INVALID_REQUEST', 'the request body could not be read');
+        return;
+      }
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        const text = JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(text);
+        return;
+      }
+    }
+    const legacy =
+      req.headers['mcp-session-id'] !== undefined ||
+      req.method !== 'POST' ||
+      (await isLegacyRequest(await toWebRequest(req, parsed), parsed));
+    if (legacy) await sessions.handle(req, res, parsed);
+    else await modernNode(req, res, parsed);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const local = isLocalRequest(req, boundPort);
+    if (!local.ok) {
+      sendError(res, 403, 'LOCAL_REQUEST_REJECTED', `request rejected: ${local.reason}`);
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${boundPort}`);
+    switch (url.pathname) {
+      case '/mcp':
+        await handleMcp(req, res);
+        return;
+      case '/health/ready':
+        if (req.method !== 'GET') methodNotAllowed(res, 'GET');
+        else readiness(res, identity);
+        return;
+      case '/control/shutdown':
+        if (req.method !== 'POST') methodNotAllowed(res, 'POST');
+        else await controlShutdown(req, res, identity, shutdownState, () => void lifecycle.shutdown('control'));
+        return;
+      default:
+        for (const extra of options.routes ?? []) {
+          if (await extra(req, res, url)) return;
+        }
+        sendError(res, 404, 'NOT_FOUND', `no route ${url.pathname}`);
+    }
+  }
+
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+    route(req, res).catch((error: unknown) => {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'the request failed');
+      else res.end();
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        new AhError({
+          code: 'MCP_SERVER_FAILED',
+          message:
+            error.code === 'EADDRINUSE'
+              ? `port ${options.port} on 127.0.0.1 is already in use`
+              : `could not listen on 127.0.0.1:${options.port}`,
+          cause: error.message,
+          hint: error.code === 'EADDRINUSE' ? 'Stop the other server or pass a different --port.' : undefined,
+          operation: 'mcp.serve',
+        }),
+      );
+    };
+    server.once('error', onError);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', onError);
+      const address = server.address();
+      if (address && typeof address === 'object') boundPort = address.port;
+      resolve();
+    });
+  });
+  server.on('error', (error) => void lifecycle.fail(error));
+
+  lifecycle.onShutdown(async () => {
+    unsubscribe();
+    server.close();
+    await Promise.all([sessions.closeAll(), modern.close().catch(() => undefined)]);
+    server.closeAllConnections();
+  });
+  process.stderr.write(`ah: MCP server listening on http://127.0.0.1:${boundPort}/mcp (pid ${process.pid})\n`);
+  return { port: boundPort, identity };
+}

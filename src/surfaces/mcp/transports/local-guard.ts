@@ -1,0 +1,55 @@
+/** Host/Origin checks and JSON error replies shared by every HTTP route. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Host must be the loopback authority of this server; Origin, when present, its exact origin. */
+export function isLocalRequest(req: IncomingMessage, port: number): { ok: true } | { ok: false; reason: string } {
+  const host = req.headers.host;
+  const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (host === undefined || !allowedHosts.includes(host.toLowerCase())) {
+    return { ok: false, reason: `Host header ${host === undefined ? 'is missing' : `'${host}' is not this loopback server`}` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowedHosts.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
+    return { ok: false, reason: `Origin '${origin}' is not the local origin` };
+  }
+  return { ok: true };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { code, message } }, headers);
+}
+
+export class BodyTooLarge extends Error {}
+
+/** Reads a request body up to MAX_BODY_BYTES; throws BodyTooLarge past it. */
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}

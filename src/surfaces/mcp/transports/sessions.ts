@@ -1,0 +1,128 @@
+/**
+ * Stateful Streamable HTTP sessions for 2025-era clients: one SDK Server + transport per session,
+ * idle expiry, and a cap on live sessions (the least recently used one is closed first).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
+
+interface Session {
+  id: string;
+  server: Server;
+  transport: NodeStreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+export interface SessionOptions {
+  idleMs: number;
+  maxSessions: number;
+  createServer: () => Server;
+  onerror: (error: Error) => void;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+function isInitialize(body: unknown): boolean {
+  return !!body && typeof body === 'object' && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
+}
+
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly options: SessionOptions) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(60_000, Math.floor(options.idleMs / 2))));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      if (now - session.lastSeen >= this.options.idleMs) void this.close(session.id);
+    }
+  }
+
+  async close(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  /** Sends list_changed to every live session; a peer that fails is dropped. */
+  broadcastToolsChanged(): void {
+    for (const session of this.sessions.values()) {
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('peer timeout')), 1000).unref());
+      Promise.race([session.server.sendToolListChanged(), timeout]).catch(() => void this.close(session.id));
+    }
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (this.closed) {
+      jsonRpcError(res, 503, -32000, 'server is shutting down');
+      return;
+    }
+    const header = req.headers['mcp-session-id'];
+    const id = Array.isArray(header) ? header[0] : header;
+    if (id !== undefined) {
+      const session = this.sessions.get(id);
+      if (!session) {
+        jsonRpcError(res, 404, -32001, 'Session not found');
+        return;
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      session.lastSeen = Date.now();
+      return;
+    }
+    if (req.method !== 'POST' || !isInitialize(body)) {
+      jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    }
+    this.makeRoom();
+    const server = this.options.createServer();
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        this.sessions.set(sessionId, { id: sessionId, server, transport, lastSeen: Date.now() });
+      },
+      onsessionclosed: (sessionId) => {
+        this.sessions.delete(sessionId);
+      },
+    });
+    transport.onerror = this.options.onerror;
+    transport.onclose = () => {
+      const sessionId = transport.sessionId;
+      if (sessionId) this.sessions.delete(sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** At the cap, close the least recently used session before opening another. */
+  private makeRoom(): void {
+    while (this.sessions.size >= this.options.maxSessions) {
+      let oldest: Session | undefined;
+      for (const session of this.sessions.values()) if (!oldest || session.lastSeen < oldest.lastSeen) oldest = session;
+      if (!oldest) return;
+      void this.close(oldest.id);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * stdio transport: the client owns this process. Stdin EOF/close, a dead parent (checked by a
+ * watchdog) and signals all enter the one shutdown path.
+ */
+import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { McpCore } from '../call.js';
+import type { Lifecycle } from '../lifecycle.js';
+import { createServer } from '../server.js';
+
+const WATCHDOG_MS = 1000;
+
+function parentGone(originalParent: number): boolean {
+  if (process.ppid !== originalParent) return true;
+  try {
+    process.kill(originalParent, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export async function serveStdio(core: McpCore, lifecycle: Lifecycle): Promise<void> {
+  const servers = new Set<ReturnType<typeof createServer>>();
+  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  const handle = sdkServeStdio(
+    () => {
+      const server = createServer(core);
+      servers.add(server);
+      return server;
+    },
+    {
+      transport,
+      onerror: (error) => process.stderr.write(`ah: mcp transport: ${error.message}\n`),
+    },
+  );
+  const unsubscribe = core.catalog.onChange(() => {
+    for (const server of servers) server.sendToolListChanged().catch(() => undefined);
+  });
+  lifecycle.onShutdown(async () => {
+    unsubscribe();
+    await handle.close();
+  });
+  // The SDK's stdio transport may not end the process on EOF by itself; make it explicit.
+  process.stdin.once('end', () => void lifecycle.shutdown('stdin-eof'));
+  process.stdin.once('close', () => void lifecycle.shutdown('stdin-close'));
+  process.stdout.on('error', (error) => void lifecycle.fail(error));
+  const parent = process.ppid;
+  const watchdog = setInterval(() => {
+    if (parentGone(parent)) void lifecycle.shutdown('parent-exit');
+  }, WATCHDOG_MS);
+  watchdog.unref();
+  lifecycle.onShutdown(() => clearInterval(watchdog));
+}

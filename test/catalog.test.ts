@@ -1,0 +1,31 @@
+// Every shipped descriptor: valid names, closed schemas, complete effects, valid examples.
+import { describe, expect, it } from 'vitest';
+import { domainOf } from '../src/catalog/descriptor.js';
+import { defineCatalog, descriptorProblems } from '../src/catalog/registry.js';
+import { toJsonSchema } from '../src/catalog/schema.js';
+import { BUILTIN_DOMAINS } from '../src/commands/index.js';
+
+const all = BUILTIN_DOMAINS.flatMap((m) => m.commands);
+
+describe('built-in catalog', () => {
+  it('defines without problems, examples included', () => {
+    expect(() => defineCatalog(BUILTIN_DOMAINS)).not.toThrow();
+  });
+
+  it('publishes no job.* and no mcp.serve command', () => {
+    expect(all.filter((d) => domainOf(d.id) === 'job' || d.id === 'mcp.serve')).toEqual([]);
+  });
+
+  it.each(all.map((d) => [d.id, d] as const))('%s is complete', (_id, d) => {
+    expect(descriptorProblems(d)).toEqual([]);
+    const output = toJsonSchema(d.outputSchema);
+    const props = output.properties as Record<string, { const?: unknown }>;
+    // Every structured result names its command first.
+    expect(Object.keys(props)[0]).toBe('command');
+    expect(d.examples.length).toBeGreaterThan(0);
+    for (const name of [...(d.cli?.positionals ?? []), ...(d.cli?.rest ? [d.cli.rest] : [])]) {
+      expect(Object.keys((toJsonSchema(d.inputSchema).properties ?? {}) as object)).toContain(name);
+    }
+    expect(d.title.length).toBeLessThan(60);
+  });
+});
