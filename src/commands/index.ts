@@ -2,8 +2,18 @@
 import type { DomainModule } from '../catalog/descriptor.js';
 import { aiDomain } from './ai/index.js';
 import { fileDomain } from './file/index.js';
+import { gitDomain } from './git/index.js';
 import { mcpDomain } from './mcp/index.js';
 import { pluginsDomain } from './plugins/index.js';
 import { runDomain } from './run/index.js';
+import { searchDomain } from './search/index.js';
 
-export const BUILTIN_DOMAINS: readonly DomainModule[] = [aiDomain, fileDomain, mcpDomain, pluginsDomain, runDomain];
+export const BUILTIN_DOMAINS: readonly DomainModule[] = [
+  aiDomain,
+  fileDomain,
+  gitDomain,
+  mcpDomain,
+  pluginsDomain,
+  runDomain,
+  searchDomain,
+];

@@ -180,7 +180,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       });
     },
     async flush() {
-      while (draining) await draining.catch(() => undefined);
+      while (draining !== undefined) await draining.catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,5 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
+import type { Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
@@ -34,7 +35,7 @@ function fsError(error: unknown, path: string, fallback: string): AhError {
  */
 export async function resolvePath(cwd: string, path: string, followSymlinks: boolean, errorCode = 'FILE_READ_FAILED') {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
-  let link;
+  let link: Stats;
   try {
     link = await lstat(absolute);
   } catch (error) {

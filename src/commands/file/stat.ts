@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { defineCommand } from '../../catalog/descriptor.js';
@@ -35,7 +36,7 @@ export const stat = defineCommand({
     ].join('\n'),
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const absolute = isAbsolute(args.path) ? args.path : resolve(ctx.cwd, args.path);
-    let info;
+    let info: Stats;
     try {
       info = await lstat(absolute);
     } catch (error) {
