@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { domainOf } from './catalog/descriptor.js';
 import { defineCatalog } from './catalog/registry.js';
+import { compile, describeErrors } from './catalog/schema.js';
 import { BUILTIN_DOMAINS } from './commands/index.js';
 import { AhError, internalError } from './errors.js';
 import { createEventLog } from './logging/events.js';
@@ -172,6 +173,14 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
       return fail(new AhError({ code: 'INVALID_ARGUMENT', message: hostCommand.rejectJson }), log, routed.id, { helpCommand });
     }
     try {
+      const validate = compile(hostCommand.inputSchema);
+      if (!validate(input)) {
+        const keyword = validate.errors?.[0]?.keyword ?? '';
+        throw new AhError({
+          code: ['minimum', 'maximum'].includes(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
+          message: `invalid options for ${helpCommand}: ${describeErrors(validate.errors, 'options')}`,
+        });
+      }
       return await hostCommand.run(input, {
         cwd,
         explicitCwd: globals.cwd !== undefined,

@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../catalog/schema.js';
+import { testContext } from '../../../test/helpers/context.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
+import { text } from './text.js';
+
+function withDefaults(args: Record<string, unknown>): Record<string, unknown> {
+  const input = structuredClone(args);
+  compile(text.inputSchema)(input);
+  return input;
+}
+
+describe('search.text handler', () => {
+  it('keeps the event loop responsive while scanning a large tree', async () => {
+    const dir = tempDir();
+    const line = `${'lorem ipsum dolor sit amet '.repeat(8)}\n`;
+    for (let d = 0; d < 40; d += 1) {
+      mkdirSync(join(dir, `d${d}`));
+      for (let f = 0; f < 50; f += 1) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), line.repeat(200) + (f % 7 === 0 ? 'needle\n' : ''));
+    }
+    let last = performance.now();
+    let worst = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 1);
+    const result = await text.run(withDefaults({ pattern: 'needle' }) as never, testContext({ cwd: dir }));
+    clearInterval(ticker);
+    expect(result.match_count).toBe(40 * 8);
+    // A correctness bound on yielding, not a benchmark: one batch of files must not hold the loop.
+    expect(worst).toBeLessThan(250);
+  });
+
+  it('stops at the caller signal', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'x\n');
+    const ctx = testContext({ cwd: dir });
+    ctx.controller.abort(new Error('stop'));
+    await expect(text.run(withDefaults({ pattern: 'x' }) as never, ctx)).rejects.toThrow('stop');
+  });
+});

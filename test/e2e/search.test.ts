@@ -1,0 +1,131 @@
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runAh } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+function write(root: string, files: Record<string, string | Buffer>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}
+
+type Search = {
+  match_count: number;
+  file_count: number;
+  truncated: boolean;
+  matches: { path: string; line: number; column: number; text: string; context_before: unknown[]; context_after: unknown[] }[];
+  skipped_binary_files: number;
+  skipped_large_files: number;
+  skipped_symlink_files: number;
+};
+
+async function search(dir: string, args: string[], env = isolatedEnv().env): Promise<Search> {
+  const r = await runAh(['--json', 'search', 'text', ...args], { cwd: dir, env });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return r.json<Search>();
+}
+
+describe('ah search text', () => {
+  it('finds literal text with 1-based character columns and context', async () => {
+    const dir = tempDir();
+    write(dir, { 'a.txt': 'one\nthé needle here\nthree\nfour\n', 'b/c.txt': 'no\nneedle\n' });
+    const r = await search(dir, ['needle', '--context', '1']);
+    expect(r.match_count).toBe(2);
+    expect(r.matches[0]).toEqual({
+      path: 'a.txt',
+      line: 2,
+      column: 5,
+      text: 'thé needle here',
+      context_before: [{ line: 1, text: 'one' }],
+      context_after: [{ line: 3, text: 'three' }],
+    });
+    expect(r.matches[1]).toMatchObject({ path: 'b/c.txt', line: 2, column: 1 });
+    const emoji = tempDir();
+    write(emoji, { 'e.txt': '😀😀x\n' });
+    expect((await search(emoji, ['x'])).matches[0]?.column).toBe(3);
+  });
+
+  it('treats the pattern literally unless --regex, and honours --ignore-case', async () => {
+    const dir = tempDir();
+    write(dir, { 'a.txt': 'a.c\nabc\nABC\n' });
+    expect((await search(dir, ['a.c'])).match_count).toBe(1);
+    expect((await search(dir, ['a.c', '--regex'])).match_count).toBe(2);
+    expect((await search(dir, ['abc', '--ignore-case'])).match_count).toBe(2);
+    const bad = await runAh(['--json', 'search', 'text', '(', '--regex'], { cwd: dir });
+    expect(bad.errorJson()).toMatchObject({ code: 'REGEX_INVALID' });
+    const glob = await runAh(['--json', 'search', 'text', 'x', '--glob', '[a'], { cwd: dir });
+    expect(glob.errorJson()).toMatchObject({ code: 'GLOB_INVALID' });
+    const missing = await runAh(['--json', 'search', 'text', 'x', 'nope'], { cwd: dir });
+    expect(missing.errorJson()).toMatchObject({ code: 'PATH_NOT_FOUND' });
+  });
+
+  it('honours nested .gitignore with negation, .ignore, .rgignore, hidden files and global excludes', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.git'));
+    write(dir, {
+      '.gitignore': '*.log\nbuild/\n',
+      'keep.txt': 'hit\n',
+      'x.log': 'hit\n',
+      'build/out.txt': 'hit\n',
+      'sub/.gitignore': '!important.log\n',
+      'sub/important.log': 'hit\n',
+      'sub/other.log': 'hit\n',
+      '.hidden.txt': 'hit\n',
+      'ig/.ignore': 'skip.txt\n',
+      'ig/skip.txt': 'hit\n',
+      'rg/.rgignore': 'skip.txt\n',
+      'rg/skip.txt': 'hit\n',
+      'global.tmp': 'hit\n',
+    });
+    const env = isolatedEnv();
+    write(env.home, { '.gitconfig': `[core]\n\texcludesFile = ${join(env.home, 'global-ignore')}\n`, 'global-ignore': '*.tmp\n' });
+    const r = await search(dir, ['hit'], env.env);
+    expect(r.matches.map((m) => m.path)).toEqual(['keep.txt', 'sub/important.log']);
+  });
+
+  it('applies globs relative to each root and searches several roots', async () => {
+    const dir = tempDir();
+    write(dir, { 'a/x.ts': 'hit\n', 'a/y.md': 'hit\n', 'b/z.ts': 'hit\n', 'b/z.test.ts': 'hit\n' });
+    const r = await search(dir, ['hit', 'a', 'b', '--glob', '*.ts', '--glob', '!*.test.ts']);
+    expect(r.matches.map((m) => m.path)).toEqual(['a/x.ts', 'b/z.ts']);
+  });
+
+  it('counts binary, large and symlink skips', async () => {
+    const dir = tempDir();
+    write(dir, { 'bin.dat': Buffer.from([0x68, 0x69, 0x74, 0x00]), 'ok.txt': 'hit\n', 'big.txt': '' });
+    truncateSync(join(dir, 'big.txt'), 2048);
+    symlinkSync('ok.txt', join(dir, 'link.txt'));
+    const r = await search(dir, ['hit', '--max-bytes', '1024']);
+    expect(r).toMatchObject({ match_count: 1, skipped_binary_files: 1, skipped_large_files: 1, skipped_symlink_files: 1 });
+    const followed = await search(dir, ['hit', '--follow-symlinks']);
+    expect(followed.match_count).toBe(2);
+  });
+
+  it('applies the limit while scanning and detects truncation exactly', async () => {
+    const dir = tempDir();
+    write(dir, { 'a.txt': 'hit\nhit\nhit\n' });
+    expect(await search(dir, ['hit', '--limit', '3'])).toMatchObject({ match_count: 3, truncated: false });
+    expect(await search(dir, ['hit', '--limit', '2'])).toMatchObject({ match_count: 2, truncated: true });
+  });
+
+  it('renders path:line:text in text mode', async () => {
+    const dir = tempDir();
+    write(dir, { 'a.txt': 'x\nhit here\n' });
+    const r = await runAh(['search', 'text', 'hit'], { cwd: dir });
+    expect(r.stdout).toBe('a.txt:2:hit here\n');
+  });
+});
+
+describe('ah search files', () => {
+  it('matches a substring of the normalised path and honours ignore rules', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.git'));
+    write(dir, { '.gitignore': 'dist/\n', 'src/config.ts': '', 'src/main.ts': '', 'dist/config.js': '' });
+    const r = (await runAh(['--json', 'search', 'files', 'config'], { cwd: dir })).json();
+    expect(r).toMatchObject({ command: 'search.files', match_count: 1, files: ['src/config.ts'], truncated: false });
+    const all = (await runAh(['--json', '--limit', '1', 'search', 'files', ''], { cwd: dir })).json();
+    expect(all).toMatchObject({ match_count: 1, truncated: true });
+  });
+});
