@@ -13,14 +13,26 @@ export type JsonSchema = Record<string, unknown>;
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
+/**
+ * A property with a default is optional for callers (the runtime fills it in before the handler
+ * runs), so it leaves `required`; the static type keeps it non-optional for the handler.
+ */
+function defaultsOptional<T>(schema: T): T {
+  const s = schema as unknown as { required?: string[]; properties: Record<string, { default?: unknown }> };
+  const required = (s.required ?? []).filter((name) => s.properties[name]?.default === undefined);
+  if (required.length === 0) delete s.required;
+  else s.required = required;
+  return schema;
+}
+
 /** A closed object schema at the root of a command's input or output. */
 export function RootObject<P extends TProperties>(properties: P, options: { description?: string } = {}): TObject<P> {
-  return Type.Object(properties, { $schema: DIALECT, additionalProperties: false, ...options });
+  return defaultsOptional(Type.Object(properties, { $schema: DIALECT, additionalProperties: false, ...options }));
 }
 
 /** A closed nested object. */
 export function Closed<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
-  return Type.Object(properties, { additionalProperties: false, ...options });
+  return defaultsOptional(Type.Object(properties, { additionalProperties: false, ...options }));
 }
 
 /** `T | null` written the way the reference catalog writes it: `type: [T, "null"]`. */

@@ -1,20 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { survivors } from '../../test/helpers/process.js';
 import { tempDir } from '../../test/helpers/tmp.js';
 import { spawnCaptured } from './spawn.js';
 
 const node = process.execPath;
 const env = { PATH: process.env.PATH };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('spawnCaptured', () => {
   it('kills the process group when aborted', async () => {
@@ -28,8 +20,7 @@ describe('spawnCaptured', () => {
     const result = await running;
     expect(result.cancelled).toBe(true);
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
-    for (let i = 0; i < 50 && pids.some(alive); i += 1) await new Promise((r) => setTimeout(r, 30));
-    expect(pids.filter(alive)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
   });
 
   it('converts invalid UTF-8 output lossily', async () => {

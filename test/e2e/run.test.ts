@@ -2,27 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAh } from '../helpers/cli.js';
+import { survivors } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const node = process.execPath;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitDead(pids: number[], ms = 3000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (pids.every((p) => !alive(p))) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return pids.every((p) => !alive(p));
-}
 
 describe('ah run check', () => {
   it('reports a failing child as data and exits 0', async () => {
@@ -76,7 +59,7 @@ describe('ah run check', () => {
     expect(r.json()).toMatchObject({ success: false, timed_out: true, exit_code: null });
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
     expect(pids).toHaveLength(2);
-    expect(await waitDead(pids)).toBe(true);
+    expect(await survivors(pids)).toEqual([]);
   });
 
   it('runs in the working directory with stdin closed', async () => {
