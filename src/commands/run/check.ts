@@ -63,9 +63,10 @@ export const check = defineCommand({
     const timeoutMs = Math.min(args.timeout_secs * 1000, Number.isFinite(remaining) ? Math.max(0, remaining) : Number.POSITIVE_INFINITY);
     const started = Date.now();
     let bytes = 0;
-    const ticker = setInterval(() => {
-      ctx.progress(`running for ${Math.round((Date.now() - started) / 1000)} s, ${bytes} bytes of output`);
-    }, 1000);
+    // Refreshed twice a second; the surfaces decide how often to pass it on (MCP: once a second).
+    const report = () => ctx.progress(`running for ${Math.round((Date.now() - started) / 1000)} s, ${bytes} bytes of output`);
+    report();
+    const ticker = setInterval(report, 500);
     ticker.unref();
     try {
       const result = await spawnCaptured(args.command, {

@@ -45,6 +45,16 @@ function guardStdout(): void {
   }
 }
 
+/**
+ * Undocumented internal knobs for the test suite (small job limits, short session expiry); they
+ * are not flags, so a normal install never sets them by accident.
+ */
+function internalNumber(env: HostCliEnv['env'], name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || !/^\d+$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
 export async function serveFromCli(input: Record<string, unknown>, env: HostCliEnv): Promise<number> {
   const options = serveOptions(input);
   guardStdout();
@@ -63,14 +73,22 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
     catalog: env.catalog,
     runtime,
     executor,
-    jobs: new JobRegistry(),
+    jobs: new JobRegistry({
+      ...(internalNumber(env.env, 'AH_INTERNAL_JOB_MAX_RECORDS') !== undefined
+        ? { maxRecords: internalNumber(env.env, 'AH_INTERNAL_JOB_MAX_RECORDS') }
+        : {}),
+      ...(internalNumber(env.env, 'AH_INTERNAL_JOB_TTL_MS') !== undefined
+        ? { ttlMs: internalNumber(env.env, 'AH_INTERNAL_JOB_TTL_MS') }
+        : {}),
+    }),
     transport: options.transport,
     defaults: { cwd: env.cwd, limit: env.limit, timeoutMs: options.defaultTimeoutMs },
   };
   const lifecycle = new Lifecycle(executor, env.log, undefined, (line) => process.stderr.write(`${line}\n`));
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
-    await serveHttp(core, lifecycle, { port: options.port, version: env.version });
+    const idleMs = internalNumber(env.env, 'AH_INTERNAL_MCP_SESSION_IDLE_MS');
+    await serveHttp(core, lifecycle, { port: options.port, version: env.version, ...(idleMs !== undefined ? { idleMs } : {}) });
   } else {
     await serveStdio(core, lifecycle);
   }
