@@ -43,6 +43,12 @@ try {
   const data = JSON.parse(readFileSync(report, 'utf8'));
   passed += data.numPassedTests ?? 0;
   failed += data.numFailedTests ?? 0;
+  for (const file of data.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed')
+        process.stdout.write(`FAILED: ${test.fullName}\n  ${(test.failureMessages?.[0] ?? '').split('\n')[0]}\n`);
+    }
+  }
   // A suite that failed to load has no failed tests but must still count as a failure.
   failed += (data.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
 } catch {

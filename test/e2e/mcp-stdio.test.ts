@@ -297,8 +297,9 @@ describe('mcp serve over stdio', () => {
     const b = (await start('b')).structuredContent?.job_id as string;
     expect((await start('c'))._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'JOB_CAPACITY_FULL', retryable: true });
     writeFileSync(join(gate, 'release'), '');
-    await waitFor(() => existsSync(join(gate, 'finished-a')) && existsSync(join(gate, 'finished-b')));
-    await new Promise((r) => setTimeout(r, 50));
+    const settled = async (id: string) =>
+      ((await s.client.callTool({ name: 'ah.job.status', arguments: { job_id: id } })) as Result).structuredContent?.status === 'succeeded';
+    for (let i = 0; i < 200 && !((await settled(a)) && (await settled(b))); i += 1) await new Promise((r) => setTimeout(r, 25));
     const c = (await start('c')).structuredContent?.job_id as string;
     expect(c).toMatch(/-0000000000000003$/);
     const status = async (id: string) =>
