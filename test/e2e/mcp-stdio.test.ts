@@ -338,6 +338,18 @@ describe('mcp serve over stdio', () => {
     expect(messages[0]).toMatch(/running for \d+ s, \d+ bytes of output/);
   });
 
+  it('serves a 2026-07-28 client (per-request protocol) with the same tools and results', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'x\n');
+    const s = await connectStdio([], { cwd: dir, protocol: '2026-07-28' });
+    open.push(s);
+    expect(s.client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toContain('ah.job.start');
+    const result = (await s.client.callTool({ name: 'ah.file.read', arguments: { path: 'a.txt' } })) as Result;
+    expect(result.structuredContent).toMatchObject({ command: 'file.read', content: 'x' });
+  });
+
   it('serves the v1 SDK client on an older protocol version', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.txt'), 'x\n');

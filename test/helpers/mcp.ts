@@ -23,7 +23,10 @@ export function serveArgv(args: readonly string[]): string[] {
   return [...globals, 'mcp', 'serve', ...flags];
 }
 
-export async function connectStdio(args: string[] = [], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<StdioServer> {
+export async function connectStdio(
+  args: string[] = [],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; protocol?: '2026-07-28' } = {},
+): Promise<StdioServer> {
   const env = options.env ?? isolatedEnv().env;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -36,7 +39,10 @@ export async function connectStdio(args: string[] = [], options: { cwd?: string;
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'ah-tests', version: '1.0.0' });
+  const client = new Client(
+    { name: 'ah-tests', version: '1.0.0' },
+    options.protocol ? { versionNegotiation: { mode: { pin: options.protocol } } } : {},
+  );
   await client.connect(transport);
   return { client, transport, stderr: () => stderr, close: () => client.close() };
 }

@@ -42,7 +42,9 @@ const mcpServe: HostCliCommand = {
   description: 'Serve every enabled command as an MCP tool over stdio (default) or local Streamable HTTP on 127.0.0.1.',
   inputSchema: RootObject({
     transport: Type.Union([Type.Literal('stdio'), Type.Literal('http')], { default: 'stdio', description: 'stdio or http' }),
-    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'HTTP port (HTTP only; default 8787)' })),
+    port: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 65535, description: 'HTTP port (HTTP only; default 8787; 0 picks a free port)' }),
+    ),
     max_active: Type.Integer({ minimum: 1, default: 32, description: 'Execution slots shared by direct calls and jobs' }),
     default_timeout_ms: Type.Integer({ minimum: 1, default: 300000, description: 'Timeout for calls without context.timeout_ms' }),
   }),

@@ -106,7 +106,8 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
     }
   }
 
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+  // requireHostHeader off: a request without Host gets our 403, not Node's bare 400.
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024, requireHostHeader: false }, (req, res) => {
     route(req, res).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'the request failed');
