@@ -1,10 +1,23 @@
 // The whole test command: lint + format check, type check, build, then the Vitest suite.
 // Ends with one summary line `N passed, N failed` (static checks count as one test each).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+
+// The node@22 dev dependency (used only to run the conformance suite) puts a `node` into
+// node_modules/.bin, which npm puts first on PATH. The suite must run on the machine's Node, so
+// drop those entries and re-run this script with the first other node on PATH.
+const pathEntries = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules'));
+process.env.PATH = pathEntries.join(':');
+if (process.execPath.includes('/node_modules/node/')) {
+  const systemNode = pathEntries.map((p) => join(p, 'node')).find((p) => existsSync(p));
+  if (systemNode) {
+    const again = spawnSync(systemNode, process.argv.slice(1), { stdio: 'inherit', env: process.env });
+    process.exit(again.status ?? 1);
+  }
+}
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const extra = process.argv.slice(2);
 let passed = 0;
@@ -55,5 +68,5 @@ try {
   failed += 1;
 }
 if (!vitestOk && failed === 0) failed += 1;
-process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.stdout.write(`\n(node ${process.version})\n${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

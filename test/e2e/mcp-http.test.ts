@@ -299,11 +299,11 @@ describe('local HTTP: MCP sessions', () => {
     const s = await server();
     const clients = [await client(s.url), await client(s.url)];
     const seen = [0, 0];
-    clients.forEach((c, i) =>
+    for (const [i, c] of clients.entries()) {
       c.setNotificationHandler('notifications/tools/list_changed', () => {
         seen[i] = (seen[i] ?? 0) + 1;
-      }),
-    );
+      });
+    }
     // Each session opens its standalone GET stream on its own; give it a moment.
     await new Promise((r) => setTimeout(r, 300));
     await clients[0]?.callTool({ name: 'ah.plugins.disable', arguments: { domain: 'search' } });

@@ -13,7 +13,17 @@ import { JOB_TOOL_SCHEMAS } from './job-tools.js';
 import { errorResult, successResult, type ToolResult } from './results.js';
 import { toolList } from './tools.js';
 
+/**
+ * Extra protocol-level tools for the conformance suite only: loaded from a file named by an
+ * internal environment variable, never part of the shipped catalog.
+ */
+export interface ServerFixtures {
+  tools: readonly { name: string; [key: string]: unknown }[];
+  call(name: string, args: unknown, ctx: unknown): Promise<Record<string, unknown> | undefined>;
+}
+
 export interface McpCore {
+  fixtures?: ServerFixtures;
   catalog: LiveCatalog;
   runtime: RuntimeCore;
   executor: Executor;

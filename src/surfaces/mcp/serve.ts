@@ -6,7 +6,8 @@ import { AhError } from '../../errors.js';
 import { Executor } from '../../runtime/executor.js';
 import { JobRegistry } from '../../runtime/jobs.js';
 import type { HostCliEnv } from '../cli/host-commands.js';
-import type { McpCore } from './call.js';
+import { pathToFileURL } from 'node:url';
+import type { McpCore, ServerFixtures } from './call.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands } from './tools.js';
 import { serveStdio } from './transports/stdio.js';
@@ -84,6 +85,8 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
     transport: options.transport,
     defaults: { cwd: env.cwd, limit: env.limit, timeoutMs: options.defaultTimeoutMs },
   };
+  const fixturePath = env.env.AH_INTERNAL_MCP_FIXTURES;
+  if (fixturePath) core.fixtures = (await import(pathToFileURL(fixturePath).href)) as ServerFixtures;
   const lifecycle = new Lifecycle(executor, env.log, undefined, (line) => process.stderr.write(`${line}\n`));
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');

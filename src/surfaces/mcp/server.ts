@@ -48,17 +48,24 @@ function progressReporter(token: string | number | undefined, notify: Notify): {
 }
 
 export function createServer(core: McpCore): Server {
+  const fixtures = core.fixtures;
   const server = new Server(
     { name: 'aihelper', version: VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions:
         'AIHelper tools (ah.*) read files, search, run checks and query git in a project. Pass context.cwd with the project directory. Long calls can run as background jobs via ah.job.start.',
     },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: toolList(core.catalog.snapshot()).tools as never }));
+  server.setRequestHandler('tools/list', async () => {
+    const tools = toolList(core.catalog.snapshot()).tools;
+    return { tools: (fixtures ? [...tools, ...fixtures.tools] : tools) as never };
+  });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+    if (fixtures?.tools.some((t) => t.name === params.name)) {
+      return ((await fixtures.call(params.name, params.arguments, ctx)) ?? { content: [] }) as never;
+    }
     const progress = progressReporter(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, ctx.mcpReq.notify as Notify);
     const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal };
     if (progress.onProgress) meta.onProgress = progress.onProgress;

@@ -5,10 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { Server } from '@modelcontextprotocol/server';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Server } from '@modelcontextprotocol/server';
+import { BoundedEventStore } from './event-store.js';
 
 interface Session {
   id: string;
+  /** The protocol version negotiated at initialize; the session is served at it. */
+  version: string;
   server: Server;
   transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
@@ -25,6 +28,18 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   const text = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
+}
+
+/**
+ * A request inside a session that names an older (still supported) protocol version is served at
+ * the version the session negotiated, so per-version stream behaviour (SSE priming, resumption)
+ * stays that of the session. Unsupported versions pass through and are refused with 400.
+ */
+function pinVersion(req: IncomingMessage, negotiated: string): void {
+  const header = req.headers['mcp-protocol-version'];
+  if (typeof header === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(header) && header < negotiated) {
+    req.headers['mcp-protocol-version'] = negotiated;
+  }
 }
 
 function isInitialize(body: unknown): boolean {
@@ -82,6 +97,7 @@ export class SessionTable {
         return;
       }
       session.lastSeen = Date.now();
+      pinVersion(req, session.version);
       await session.transport.handleRequest(req, res, body);
       session.lastSeen = Date.now();
       return;
@@ -91,11 +107,15 @@ export class SessionTable {
       return;
     }
     this.makeRoom();
+    const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+    const version = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     const server = this.options.createServer();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
+      retryInterval: 1000,
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { id: sessionId, server, transport, lastSeen: Date.now() });
+        this.sessions.set(sessionId, { id: sessionId, version, server, transport, lastSeen: Date.now() });
       },
       onsessionclosed: (sessionId) => {
         this.sessions.delete(sessionId);
