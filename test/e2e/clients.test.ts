@@ -55,13 +55,31 @@ describe('real MCP clients', () => {
     writeFileSync(join(project, 'a.txt'), 'hello\n');
     const { env } = clientHome();
     const stdio = stdioCommand(project);
-    const viaStdio = await runClient('mcp-inspector', ['--cli', stdio.command, ...stdio.args, '--method', 'tools/call', '--tool-name', 'ah.file.read', '--tool-arg', 'path=a.txt'], env, project);
+    const viaStdio = await runClient(
+      'mcp-inspector',
+      ['--cli', stdio.command, ...stdio.args, '--method', 'tools/call', '--tool-name', 'ah.file.read', '--tool-arg', 'path=a.txt'],
+      env,
+      project,
+    );
     expect(JSON.parse(viaStdio.output.slice(viaStdio.output.indexOf('{')))).toMatchObject({ structuredContent: { content: 'hello' } });
 
     http = await startHttpServer({ env });
     const started = await runClient(
       'mcp-inspector',
-      ['--cli', http.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'ah.job.start', '--tool-arg', 'tool=ah.file.read', '--tool-arg', `arguments={"path":"a.txt","context":{"cwd":${JSON.stringify(project)}}}`],
+      [
+        '--cli',
+        http.url,
+        '--transport',
+        'http',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'ah.job.start',
+        '--tool-arg',
+        'tool=ah.file.read',
+        '--tool-arg',
+        `arguments={"path":"a.txt","context":{"cwd":${JSON.stringify(project)}}}`,
+      ],
       env,
       project,
     );
@@ -73,7 +91,11 @@ describe('real MCP clients', () => {
     try {
       let result: Record<string, unknown> | undefined;
       for (let i = 0; i < 100; i += 1) {
-        result = ((await sdk.callTool({ name: 'ah.job.result', arguments: { job_id: job.structuredContent.job_id } })) as { structuredContent: Record<string, unknown> }).structuredContent;
+        result = (
+          (await sdk.callTool({ name: 'ah.job.result', arguments: { job_id: job.structuredContent.job_id } })) as {
+            structuredContent: Record<string, unknown>;
+          }
+        ).structuredContent;
         if (result.ready) break;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -34,7 +34,13 @@ export function clientHome(): { home: string; env: NodeJS.ProcessEnv } {
   return { home, env };
 }
 
-export function runClient(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 90_000): Promise<{ code: number | null; output: string }> {
+export function runClient(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((done, reject) => {
     const child = spawn(join(CLIENT_BIN, name), args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
