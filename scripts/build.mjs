@@ -1,9 +1,11 @@
 // Bundles the CLI into dist/ (one ESM file for fast start-up) plus a tiny version module used by
 // the `ah --version` fast path in bin/ah.js.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+// Start clean: stale split chunks from earlier builds would otherwise pile up.
+await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true });
 await mkdir(new URL('../dist/', import.meta.url), { recursive: true });
 await writeFile(new URL('../dist/version.js', import.meta.url), `export const VERSION = ${JSON.stringify(pkg.version)};\n`);
 

@@ -64,6 +64,14 @@ describe('defineCatalog', () => {
     rejects(domain(command({ effects: { ...command().effects, effects: ['teleport' as 'filesystem_read'] } })));
   });
 
+  it('rejects schemas that break the 2020-12 meta-schema', () => {
+    rejects(
+      domain(
+        command({ inputSchema: { type: 'object', properties: { a: { type: 'strnig' } }, additionalProperties: false }, examples: [] }),
+      ),
+    );
+  });
+
   it('rejects examples that do not validate', () => {
     rejects(domain(command({ examples: [{ description: 'bad', arguments: { text: 3 } }] })));
     rejects(domain(command({ examples: [{ description: 'extra', arguments: { text: 'a', nope: 1 } }] })));

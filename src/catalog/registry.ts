@@ -6,7 +6,7 @@ import { AhError } from '../errors.js';
 import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from './descriptor.js';
 import { domainOf } from './descriptor.js';
 import { effectsProblems } from './effects.js';
-import { compile, describeErrors, type JsonSchema, toJsonSchema } from './schema.js';
+import { compile, describeErrors, type JsonSchema, schemaProblems, toJsonSchema } from './schema.js';
 
 export const HOST_DOMAINS: readonly string[] = ['ai', 'plugins', 'mcp', 'secrets', 'upgrade'];
 const ID_PATTERN = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
@@ -65,6 +65,14 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
   problems.push(...effectsProblems(d.effects));
   if (!Array.isArray(d.examples)) problems.push('examples must be a list');
   else if (problems.length === 0 && options.verifyExamples !== false) {
+    for (const [which, schema] of [
+      ['inputSchema', input],
+      ['outputSchema', output],
+    ] as const) {
+      const invalidSchema = schemaProblems(schema);
+      if (invalidSchema) problems.push(`${which} is not valid JSON Schema 2020-12: ${invalidSchema}`);
+    }
+    if (problems.length > 0) return problems;
     const validate = compile(d.inputSchema);
     d.examples.forEach((example, i) => {
       if (typeof example.description !== 'string' || example.description.trim() === '') problems.push(`example ${i} needs a description`);

@@ -60,7 +60,9 @@ function addFormats(instance: Ajv2020): void {
 let shared: Ajv2020 | undefined;
 function ajv(): Ajv2020 {
   if (!shared) {
-    shared = new Ajv2020({ allErrors: false, strict: false, useDefaults: true, validateFormats: true });
+    // Schemas are checked against the 2020-12 meta-schema once, when a catalog is verified
+    // (schemaProblems), not on every compile: that keeps the meta-schema off the start-up path.
+    shared = new Ajv2020({ allErrors: false, strict: false, useDefaults: true, validateFormats: true, validateSchema: false });
     addFormats(shared);
   }
   return shared;
@@ -81,6 +83,13 @@ export function compile(schema: JsonSchema | TSchema): ValidateFunction {
   const fn = ajv().compile(toJsonSchema(schema));
   cache.set(key, fn);
   return fn;
+}
+
+/** Problems of a schema document against the JSON Schema 2020-12 meta-schema (null when valid). */
+export function schemaProblems(schema: JsonSchema | TSchema): string | null {
+  const instance = ajv();
+  if (instance.validateSchema(toJsonSchema(schema)) === true) return null;
+  return instance.errorsText(instance.errors);
 }
 
 /** One readable line for the first validation problem: JSON pointer plus the rule. */

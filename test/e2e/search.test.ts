@@ -129,3 +129,13 @@ describe('ah search files', () => {
     expect(all).toMatchObject({ match_count: 1, truncated: true });
   });
 });
+
+describe('explicit roots', () => {
+  it('searches a root that a parent .gitignore ignores, as ripgrep does', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.git'));
+    write(dir, { '.gitignore': 'vendor/\n', 'vendor/lib/a.txt': 'hit\n', 'src/b.txt': 'hit\n' });
+    expect((await search(dir, ['hit'])).matches.map((m) => m.path)).toEqual(['src/b.txt']);
+    expect((await search(dir, ['hit', 'vendor/lib'])).matches.map((m) => m.path)).toEqual(['vendor/lib/a.txt']);
+  });
+});

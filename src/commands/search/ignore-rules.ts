@@ -114,7 +114,9 @@ export async function inheritedRules(root: string, env: Readonly<Record<string, 
     const names = new Set(['.gitignore', '.ignore', '.rgignore']);
     inherited.push(...(await directoryLayers(dir, names, repoRoot !== null)));
   }
-  return { repoRoot, inherited };
+  // A root the user named explicitly is searched even when a parent's rules ignore it (as in
+  // ripgrep). Those layers would otherwise hide every file below it, so they are left out.
+  return { repoRoot, inherited: inherited.filter((l) => !isIgnored([l], root, true)) };
 }
 
 /** Applies layers in order; the last layer with an opinion wins (negations re-include). */

@@ -1,0 +1,62 @@
+// Shared helpers for the benchmarks: timing, percentiles, peers installed into a temp dir.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const AH = join(ROOT, 'bin', 'ah.js');
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+export const median = (values) => percentile(values, 50);
+export const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Wall time of a command in ms (spawnSync, output discarded). */
+export function timeCommand(cmd, args, options = {}) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, ...options });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0 && !options.allowFailure) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+/** Installs npm packages once into a cache dir under the OS temp dir; returns node_modules. */
+export function installPeers(packages) {
+  const dir = join(tmpdir(), 'ah-bench-peers');
+  mkdirSync(dir, { recursive: true });
+  const marker = join(dir, 'installed.json');
+  const wanted = JSON.stringify(packages);
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== wanted) {
+    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}');
+    process.stderr.write(`installing peers: ${packages.join(' ')}\n`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { cwd: dir, stdio: 'inherit' });
+    writeFileSync(marker, wanted);
+  }
+  return join(dir, 'node_modules');
+}
+
+export function vmRssKiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export function saveResult(name, data) {
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+export function table(headers, rows) {
+  const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
