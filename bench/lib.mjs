@@ -34,7 +34,12 @@ export function installPeers(packages) {
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== wanted) {
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}');
     process.stderr.write(`installing peers: ${packages.join(' ')}\n`);
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...packages], { cwd: dir, stdio: 'inherit' });
+    // Install scripts off: a peer's dependencies may try to download browsers, which this network refuses.
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packages], {
+      cwd: dir,
+      stdio: 'inherit',
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+    });
     writeFileSync(marker, wanted);
   }
   return join(dir, 'node_modules');

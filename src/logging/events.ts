@@ -2,7 +2,7 @@
  * The invocation log: daily JSONL files under <config root>/logs, one line per event, appended by
  * a single in-process queue. Best effort: nothing here ever throws to a caller or changes a result.
  */
-import { appendFile, chmod, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../platform/lock.js';
 import { boundValue, cutString, MAX_MESSAGE_BYTES, MAX_RECORD_BYTES } from './bounds.js';
@@ -86,7 +86,8 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     return JSON.stringify(minimal);
   };
 
-  const write = async (line: string): Promise<void> => {
+  /** Appends a batch of lines to one day's file: one lock, one write call. */
+  const write = async (lines: string[]): Promise<void> => {
     const date = now();
     const file = join(dir, logFileName(date));
     if (!dirReady) {
@@ -98,27 +99,27 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       prunedDates.add(day);
       await pruneLogs(dir, date).catch(() => undefined);
     }
-    const data = `${line}\n`;
+    const data = `${lines.join('\n')}\n`;
     const append = async () => {
       await appendFile(file, data, { mode: 0o600 });
     };
     try {
       await withFileLock(file, { timeoutMs: LOCK_WAIT_MS }, append);
     } catch {
-      // Lock contention past the bound: one O_APPEND write of the whole line still never
+      // Lock contention past the bound: one O_APPEND write of whole lines still never
       // interleaves with other writers' lines on a local file system.
       await append();
     }
-    await chmod(file, 0o600).catch(() => undefined);
   };
 
   const drain = async (): Promise<void> => {
     while (queue.length > 0) {
-      const line = queue.shift() as string;
+      // Everything queued so far goes out together (busy servers log many calls per write).
+      const batch = queue.splice(0, queue.length);
       try {
-        await write(line);
+        await write(batch);
       } catch {
-        // Best effort: a failed write drops this event only.
+        // Best effort: a failed write drops this batch only.
       }
     }
   };

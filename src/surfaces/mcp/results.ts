@@ -11,9 +11,16 @@ export interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
+/**
+ * The human rendering rides along only while it is small: for big results (a 1 MiB file read) it
+ * would double the payload, and the structured content already carries the same data.
+ */
+export const MAX_RENDERED_TEXT_BYTES = 16 * 1024;
+
 export function successResult(data: Record<string, unknown>, requestId: string, text?: string, notices?: readonly Notice[]): ToolResult {
   const execution: Record<string, unknown> = { request_id: requestId };
-  if (text !== undefined) execution.text = text;
+  if (text !== undefined && text.length <= MAX_RENDERED_TEXT_BYTES && Buffer.byteLength(text) <= MAX_RENDERED_TEXT_BYTES)
+    execution.text = text;
   if (notices && notices.length > 0) execution.notices = notices;
   return {
     content: [{ type: 'text', text: JSON.stringify(data) }],

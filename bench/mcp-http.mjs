@@ -1,0 +1,124 @@
+// MCP over local Streamable HTTP against server-everything (echo) and the SDK floor, interleaved:
+// latency and calls/s at 1, 8 and 32 in flight, and VmRSS after 1,000 and 10,000 calls over 8 sessions.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AH, installPeers, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { connectHttp, throughput } from './mcp-client.mjs';
+import { PEERS } from './mcp-stdio.mjs';
+
+async function start(args, env, portPattern) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (c) => {
+      text += c.toString();
+      const m = portPattern.exec(text);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', (code) => reject(new Error(`exited ${code}: ${text}`)));
+  });
+  return { child, port, stop: () => child.kill('SIGKILL') };
+}
+
+function freePortEnv(port) {
+  return { PORT: String(port) };
+}
+
+export async function run() {
+  const peers = installPeers(PEERS);
+  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-http-'));
+  mkdirSync(join(dir, 'home'), { recursive: true });
+  writeFileSync(join(dir, 'four-k.txt'), `${'x'.repeat(63)}\n`.repeat(64));
+  const env = { PATH: process.env.PATH, HOME: join(dir, 'home'), AH_CONFIG_DIR: join(dir, 'ah') };
+  const everythingPort = 30000 + Math.floor(Math.random() * 20000);
+  const servers = [
+    {
+      name: 'ah',
+      proc: await start([AH, 'mcp', 'serve', '--transport', 'http', '--port', '0'], env, /127\.0\.0\.1:(\d+)\/mcp/),
+      tool: 'ah.file.stat',
+      args: { path: join(dir, 'four-k.txt'), context: { cwd: dir } },
+    },
+    {
+      name: 'server-everything',
+      proc: await start(
+        [
+          '--import',
+          join(ROOT, 'bench', 'loopback-only.mjs'),
+          join(peers, '@modelcontextprotocol/server-everything/dist/index.js'),
+          'streamableHttp',
+        ],
+        { ...env, ...freePortEnv(everythingPort) },
+        new RegExp(`(${everythingPort})`),
+      ),
+      tool: 'echo',
+      args: { message: 'hi' },
+    },
+    {
+      name: 'floor',
+      proc: await start([join(ROOT, 'bench', 'floor-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
+      tool: 'read',
+      args: { path: join(dir, 'four-k.txt') },
+    },
+  ];
+  const results = {};
+  const clients = {};
+  for (const s of servers) {
+    clients[s.name] = await connectHttp(`http://127.0.0.1:${s.proc.port}/mcp`);
+    const probe = await clients[s.name].callTool({ name: s.tool, arguments: s.args });
+    if (probe.isError) throw new Error(`${s.name}: ${JSON.stringify(probe).slice(0, 300)}`);
+    results[s.name] = {};
+  }
+  for (const n of [1, 8, 32]) {
+    for (const s of servers)
+      results[s.name][n] = await throughput(() => clients[s.name].callTool({ name: s.tool, arguments: s.args }), n, n === 1 ? 400 : 1500);
+  }
+  // RSS growth: 10,000 calls spread over 8 sessions.
+  for (const s of servers) {
+    const sessions = [
+      clients[s.name],
+      ...(await Promise.all(Array.from({ length: 7 }, () => connectHttp(`http://127.0.0.1:${s.proc.port}/mcp`)))),
+    ];
+    let done = 0;
+    const step = async (until) => {
+      await Promise.all(
+        sessions.map(async (c) => {
+          while (done < until) {
+            done += 1;
+            await c.callTool({ name: s.tool, arguments: s.args });
+          }
+        }),
+      );
+    };
+    await step(1000);
+    results[s.name].rss1k = round(vmRssKiB(s.proc.child.pid) / 1024, 1);
+    await step(10000);
+    results[s.name].rss10k = round(vmRssKiB(s.proc.child.pid) / 1024, 1);
+    for (const c of sessions) await c.close().catch(() => undefined);
+    s.proc.stop();
+  }
+  saveResult('mcp-http', results);
+  const rows = servers.map(({ name }) => {
+    const r = results[name];
+    return [
+      name,
+      ...[1, 8, 32].map((n) => `${r[n].callsPerSecond} (${r[n].p50} / ${r[n].p99})`),
+      r.rss1k,
+      r.rss10k,
+      `${round((r.rss10k / r.rss1k - 1) * 100, 1)} %`,
+    ];
+  });
+  const ratios = [1, 8, 32].map((n) => [
+    `calls/s at ${n} vs floor`,
+    round(results.ah[n].callsPerSecond / results.floor[n].callsPerSecond, 2),
+    '>= 0.9',
+  ]);
+  ratios.push(['RSS growth 1k → 10k calls', `${round((results.ah.rss10k / results.ah.rss1k - 1) * 100, 1)} %`, '<= +10 %']);
+  return `### MCP over local HTTP (${process.version}; ah: ah.file.stat, server-everything: echo, floor: read 4 KiB)\n\n${table(['server', 'calls/s @1 (p50 / p99 ms)', '@8', '@32', 'VmRSS MiB after 1k', 'after 10k', 'growth'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${await run()}\n`);
