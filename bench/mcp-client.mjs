@@ -17,10 +17,11 @@ export async function connectHttp(url) {
   return client;
 }
 
-/** Latencies of `count` sequential calls. */
-export async function latencies(call, count) {
+/** Latencies of up to `count` sequential calls (at most `budgetMs` of them). */
+export async function latencies(call, count, budgetMs = 8000) {
   const out = [];
-  for (let i = 0; i < count; i += 1) {
+  const started = performance.now();
+  for (let i = 0; i < count && performance.now() - started < budgetMs; i += 1) {
     const t = performance.now();
     await call();
     out.push(performance.now() - t);
@@ -28,14 +29,17 @@ export async function latencies(call, count) {
   return { p50: round(percentile(out, 50), 3), p99: round(percentile(out, 99), 3) };
 }
 
-/** Calls per second with `inFlight` concurrent workers issuing `total` calls. */
-export async function throughput(call, inFlight, total) {
+/**
+ * Calls per second with `inFlight` concurrent workers issuing up to `total` calls; a slow server
+ * is measured for at most `budgetMs` so one peer cannot stall the whole run.
+ */
+export async function throughput(call, inFlight, total, budgetMs = 5000) {
   let issued = 0;
   const started = performance.now();
   const samples = [];
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      while (issued < total) {
+      while (issued < total && performance.now() - started < budgetMs) {
         issued += 1;
         const t = performance.now();
         await call();
@@ -44,5 +48,9 @@ export async function throughput(call, inFlight, total) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { callsPerSecond: round(total / seconds, 0), p50: round(percentile(samples, 50), 2), p99: round(percentile(samples, 99), 2) };
+  return {
+    callsPerSecond: round(samples.length / seconds, 0),
+    p50: round(percentile(samples, 50), 2),
+    p99: round(percentile(samples, 99), 2),
+  };
 }

@@ -15,6 +15,34 @@ export interface PluginWarning {
   cause: string;
 }
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The first problem with a module's commands, or null when all are valid. */
+function commandProblem(module: DomainModule): { message: string; cause: string } | null {
+  const seen = new Set<string>();
+  for (const d of module.commands) {
+    let problems: string[];
+    try {
+      problems = descriptorProblems(d);
+    } catch (error) {
+      // A descriptor malformed enough to break the checks themselves (e.g. no schema at all).
+      problems = [`its descriptor cannot be checked: ${errorText(error)}`];
+    }
+    const id = typeof d.id === 'string' ? d.id : '(no id)';
+    if (problems.length > 0) return { message: `command '${id}' is invalid: ${problems[0]}`, cause: problems.join('; ') };
+    if (!id.startsWith(`${module.domain}.`)) {
+      return { message: `command '${id}' is outside the '${module.domain}' domain`, cause: `ids must start with '${module.domain}.'` };
+    }
+    if (seen.has(id)) return { message: `command '${id}' is declared twice`, cause: 'command ids must be unique' };
+    seen.add(id);
+  }
+  return null;
+}
+
+/**
+ * `builtinDomains` names the compiled-in domains so overriding one is reported. Returns the
+ * surviving modules (marked external) and one warning per skipped file or override.
+ */
 export async function loadExternalPlugins(
   configDir: string,
   builtinDomains: readonly string[] = [],
@@ -24,38 +52,34 @@ export async function loadExternalPlugins(
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.mjs') || n.endsWith('.js')).sort();
   } catch {
+    // No plugins directory (the common case): one failed readdir and nothing else.
     return { modules: [], warnings: [] };
   }
   const byDomain = new Map<string, DomainModule>();
   const warnings: PluginWarning[] = [];
-  const warn = (file: string, message: string, cause: string) =>
+  const skip = (file: string, message: string, cause: string) =>
     warnings.push({ code: 'PLUGIN_METADATA_INVALID', message: `skipped plugin ${file}: ${message}`, cause });
   for (const name of names) {
-    const path = join(dir, name);
     let value: unknown;
     try {
-      value = moduleFromExports((await import(pathToFileURL(path).href)) as PluginModuleExports);
+      value = moduleFromExports((await import(pathToFileURL(join(dir, name)).href)) as PluginModuleExports);
     } catch (error) {
-      warn(name, 'it could not be loaded', error instanceof Error ? error.message : String(error));
+      skip(name, 'it could not be loaded', errorText(error));
       continue;
     }
     const shape = shapeProblems(value);
     if (shape.length > 0) {
-      warn(name, shape[0] as string, shape.join('; '));
+      skip(name, shape[0] as string, shape.join('; '));
       continue;
     }
     const module = value as DomainModule;
     if (HOST_DOMAINS.includes(module.domain)) {
-      warn(name, `'${module.domain}' is a reserved host domain`, 'host domains cannot be provided by plugins');
+      skip(name, `'${module.domain}' is a reserved host domain`, `reserved: ${HOST_DOMAINS.join(', ')}`);
       continue;
     }
-    const bad = module.commands.map((d) => [d.id, descriptorProblems(d)] as const).find(([, p]) => p.length > 0);
+    const bad = commandProblem(module);
     if (bad) {
-      warn(name, `command '${bad[0]}' is invalid: ${bad[1][0]}`, bad[1].join('; '));
-      continue;
-    }
-    if (module.commands.some((d) => !d.id.startsWith(`${module.domain}.`))) {
-      warn(name, 'a command id is outside the module domain', module.domain);
+      skip(name, bad.message, bad.cause);
       continue;
     }
     if (builtinDomains.includes(module.domain) || byDomain.has(module.domain)) {
@@ -65,7 +89,8 @@ export async function loadExternalPlugins(
         cause: byDomain.has(module.domain) ? 'an earlier plugin file provided the same domain' : 'a built-in domain has the same name',
       });
     }
-    byDomain.set(module.domain, { ...module, source: 'external' });
+    // Only the host decides what is a host domain: a plugin cannot make itself undisableable.
+    byDomain.set(module.domain, { ...module, host: false, source: 'external' });
   }
   return { modules: [...byDomain.values()], warnings };
 }

@@ -2,7 +2,8 @@
  * plugins.json: {version: 1, disabled_domains: [...]}. Every change is read-modify-write under a
  * cross-process lock with a bounded wait, written to a temp file and renamed into place.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { AhError } from '../errors.js';
 import { writeFileAtomic } from '../platform/atomic-write.js';
 import { withFileLock } from '../platform/lock.js';
@@ -18,7 +19,7 @@ function invalid(path: string, cause: string): AhError {
   return new AhError({
     code: 'JSON_DESERIALIZATION_FAILED',
     message: `cannot read plugin settings from ${path}`,
-    cause,
+    cause: `${path}: ${cause}`,
     hint: 'Fix the file by hand, or delete it to enable every domain again.',
     operation: 'json',
   });
@@ -55,7 +56,12 @@ export async function updateDisabledDomains(
   path: string,
   update: (current: readonly string[]) => string[],
 ): Promise<{ disabled: string[]; changed: boolean }> {
+  // The sidecar lock lives next to the file, so the config directory must exist first (fresh machine).
+  await mkdir(dirname(path), { recursive: true }).catch((error: Error) => {
+    throw writeFailed(path, error);
+  });
   return withFileLock(path, { timeoutMs: LOCK_TIMEOUT_MS }, async () => {
+    // Re-read under the lock: another process may have changed the file since we last looked.
     const current = (await readPluginSettings(path)).disabled_domains;
     const next = normalizeDomains(update(current));
     const changed = next.join('\n') !== current.join('\n');
@@ -64,14 +70,13 @@ export async function updateDisabledDomains(
       try {
         await writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`);
       } catch (error) {
-        throw new AhError({
-          code: 'FILE_WRITE_FAILED',
-          message: `cannot write ${path}`,
-          cause: (error as Error).message,
-          operation: 'file',
-        });
+        throw writeFailed(path, error as Error);
       }
     }
     return { disabled: next, changed };
   });
+}
+
+function writeFailed(path: string, error: Error): AhError {
+  return new AhError({ code: 'FILE_WRITE_FAILED', message: `cannot write ${path}`, cause: error.message, operation: 'file' });
 }

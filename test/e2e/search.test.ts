@@ -134,8 +134,9 @@ describe('explicit roots', () => {
   it('searches a root that a parent .gitignore ignores, as ripgrep does', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.git'));
-    write(dir, { '.gitignore': 'vendor/\n', 'vendor/lib/a.txt': 'hit\n', 'src/b.txt': 'hit\n' });
+    write(dir, { '.gitignore': 'vendor/\ndist/\n', 'vendor/lib/a.txt': 'hit\n', 'vendor/lib/dist/c.txt': 'hit\n', 'src/b.txt': 'hit\n' });
     expect((await search(dir, ['hit'])).matches.map((m) => m.path)).toEqual(['src/b.txt']);
+    // The named root is searched; the parent's other rules (dist/) still apply below it.
     expect((await search(dir, ['hit', 'vendor/lib'])).matches.map((m) => m.path)).toEqual(['vendor/lib/a.txt']);
   });
 });

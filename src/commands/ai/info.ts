@@ -1,7 +1,8 @@
-import { defineCommand, domainOf } from '../../catalog/descriptor.js';
+import { type CatalogView, defineCommand, domainOf } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { AhError } from '../../errors.js';
+import { suggest } from '../../platform/suggest.js';
 import { argvForExample, usageFor } from './usage.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
@@ -44,6 +45,28 @@ const HOST_COMMANDS = [
     ],
   },
 ];
+
+/** A filter must name a known, enabled domain: an empty manual would only confuse the caller. */
+function checkFilter(catalog: CatalogView, domain: string): void {
+  if (!catalog.domains.some((d) => d.domain === domain)) {
+    const guess = suggest(
+      domain,
+      catalog.domains.map((d) => d.domain),
+    );
+    throw new AhError({
+      code: 'DOMAIN_NOT_FOUND',
+      message: `unknown domain '${domain}'`,
+      hint: guess ? `Did you mean '${guess}'?` : 'Call ai.info without a domain to see every domain.',
+    });
+  }
+  if (!catalog.isEnabled(domain)) {
+    throw new AhError({
+      code: 'DOMAIN_DISABLED',
+      message: `the '${domain}' domain is disabled`,
+      hint: `Run 'ah plugins enable ${domain}' to enable it.`,
+    });
+  }
+}
 
 function summary(description: string): string {
   return (description.match(/^.*?[.!?](\s|$)/)?.[0] ?? description).trim();
@@ -89,16 +112,10 @@ export const info = defineCommand({
   },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const catalog = ctx.host.catalog();
-    const domains = catalog.domains.filter((d) => catalog.isEnabled(d.domain));
-    if (args.domain !== undefined && !catalog.domains.some((d) => d.domain === args.domain)) {
-      throw new AhError({
-        code: 'DOMAIN_NOT_FOUND',
-        message: `unknown domain '${args.domain}'`,
-        hint: 'Call ai.info without a domain to list them.',
-      });
-    }
-    const selected = domains
-      .filter((d) => args.domain === undefined || d.domain === args.domain)
+    const filter = args.domain?.trim().toLowerCase();
+    if (filter !== undefined) checkFilter(catalog, filter);
+    const selected = catalog.domains
+      .filter((d) => catalog.isEnabled(d.domain) && (filter === undefined || d.domain === filter))
       .sort((a, b) => a.domain.localeCompare(b.domain));
     const plugins = selected.map((d) => ({
       plugin_name: d.pluginName,
@@ -117,9 +134,9 @@ export const info = defineCommand({
     }));
     return {
       command: 'ai.info',
-      domain_filter: args.domain ?? null,
+      domain_filter: filter ?? null,
       global_options: GLOBAL_OPTIONS.map((o) => ({ ...o })),
-      host_commands: args.domain === undefined || args.domain === 'mcp' ? HOST_COMMANDS : [],
+      host_commands: filter === undefined || filter === 'mcp' ? HOST_COMMANDS : [],
       plugin_count: plugins.length,
       plugins,
     };

@@ -16,7 +16,7 @@ export const disable = defineCommand({
   stateless: true,
   render: renderMutation,
   async run(args: Static<typeof input>, ctx) {
-    const domain = knownDomain(ctx.host.catalog(), args.domain, true);
+    const domain = knownDomain(ctx.host.catalog(), args.domain, 'disable');
     return mutate('plugins.disable', ctx, domain, (current) => [...current, domain]);
   },
 });

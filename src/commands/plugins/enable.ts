@@ -16,7 +16,7 @@ export const enable = defineCommand({
   stateless: true,
   render: renderMutation,
   async run(args: Static<typeof input>, ctx) {
-    const domain = knownDomain(ctx.host.catalog(), args.domain, false);
+    const domain = knownDomain(ctx.host.catalog(), args.domain, 'enable');
     return mutate('plugins.enable', ctx, domain, (current) => current.filter((d) => d !== domain));
   },
 });

@@ -24,7 +24,7 @@ type Output = Static<typeof output>;
 export const list = defineCommand({
   id: 'plugins.list',
   title: 'List domains',
-  description: 'List every domain (built-in and external plugin) with its source, state and whether its commands are published over MCP.',
+  description: 'List every domain (built-in and external plugin) with its source, state and whether it has commands published as MCP tools (while enabled).',
   inputSchema: input,
   outputSchema: output,
   effects: {
@@ -56,6 +56,7 @@ export const list = defineCommand({
       .sort((a, b) => a.domain.localeCompare(b.domain))
       .map((d) => {
         const state: 'enabled' | 'disabled' = catalog.isEnabled(d.domain) ? 'enabled' : 'disabled';
+        // Whether the domain has typed tools at all; the state column says whether they are live.
         const published = catalog.all.some((c) => domainOf(c.id) === d.domain);
         const entry: Output['plugins'][number] = {
           plugin_name: d.pluginName,
@@ -65,10 +66,9 @@ export const list = defineCommand({
           required_tools: d.requiredTools.map((t) => ({ name: t.name, check_args: [...t.check_args], reason: t.reason })),
           source: d.source,
           state,
-          mcp_exposed: published && state === 'enabled',
+          mcp_exposed: published,
         };
-        if (!published) entry.mcp_omission_reason = 'the domain has no typed commands to publish (CLI-only host commands)';
-        else if (state === 'disabled') entry.mcp_omission_reason = 'the domain is disabled';
+        if (!published) entry.mcp_omission_reason = 'the domain has no typed commands to publish (only CLI host commands)';
         return entry;
       })
       .filter((p) => args.state === undefined || p.state === args.state);

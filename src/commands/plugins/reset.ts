@@ -30,7 +30,7 @@ export const reset = defineCommand({
       throw new AhError({ code: 'INVALID_ARGUMENT', message: 'pass exactly one of a domain or --all', domain: 'plugins' });
     }
     if (args.all) return mutate('plugins.reset', ctx, null, () => []);
-    const domain = knownDomain(ctx.host.catalog(), args.domain as string, false);
+    const domain = knownDomain(ctx.host.catalog(), args.domain as string, 'enable');
     return mutate('plugins.reset', ctx, domain, (current) => current.filter((d) => d !== domain));
   },
 });

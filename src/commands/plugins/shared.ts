@@ -30,10 +30,14 @@ export const MUTATION_EFFECTS: Effects = {
 
 export const DOMAIN_INPUT = Type.String({ minLength: 1, description: 'Domain name, e.g. git' });
 
-/** Normalises a domain name and checks it exists; host domains may be refused. */
-export function knownDomain(catalog: CatalogView, raw: string, refuseHost: boolean): string {
+/**
+ * Normalises a domain name and checks it exists; host domains may be refused. Enabling accepts a
+ * name that is only in the stored disabled list (e.g. a removed plugin) so it can be cleaned up.
+ */
+export function knownDomain(catalog: CatalogView, raw: string, mode: 'disable' | 'enable'): string {
   const domain = raw.trim().toLowerCase();
   const info = catalog.domains.find((d) => d.domain === domain);
+  if (!info && mode === 'enable' && catalog.disabledDomains.includes(domain)) return domain;
   if (!info) {
     const guess = suggest(
       domain,
@@ -46,7 +50,7 @@ export function knownDomain(catalog: CatalogView, raw: string, refuseHost: boole
       domain: 'plugins',
     });
   }
-  if (refuseHost && info.host) {
+  if (mode === 'disable' && info.host) {
     throw new AhError({ code: 'INVALID_ARGUMENT', message: `'${domain}' is a host domain and cannot be disabled`, domain: 'plugins' });
   }
   return domain;

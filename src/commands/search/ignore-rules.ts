@@ -114,9 +114,21 @@ export async function inheritedRules(root: string, env: Readonly<Record<string, 
     const names = new Set(['.gitignore', '.ignore', '.rgignore']);
     inherited.push(...(await directoryLayers(dir, names, repoRoot !== null)));
   }
-  // A root the user named explicitly is searched even when a parent's rules ignore it (as in
-  // ripgrep). Those layers would otherwise hide every file below it, so they are left out.
-  return { repoRoot, inherited: inherited.filter((l) => !isIgnored([l], root, true)) };
+  return { repoRoot, inherited };
+}
+
+type SelfTest = { _rules?: { test?: (path: string, mode: string) => { ignored: boolean; unignored: boolean } } };
+
+/**
+ * Tests one path against one layer by its own name only, as ripgrep does. The public `test()` of
+ * the `ignore` package also applies rules to every ancestor, which would hide everything under an
+ * explicitly named root that a parent's rules ignore (e.g. `ah search text x node_modules`). The
+ * walker never enters an ignored directory, so checking ancestors adds nothing inside the walk.
+ */
+function testSelf(rules: Ignore, path: string): { ignored: boolean; unignored: boolean } {
+  const internal = (rules as unknown as SelfTest)._rules;
+  if (typeof internal?.test === 'function') return internal.test(path, 'regex');
+  return rules.test(path);
 }
 
 /** Applies layers in order; the last layer with an opinion wins (negations re-include). */
@@ -125,7 +137,7 @@ export function isIgnored(layers: readonly Layer[], absolute: string, isDir: boo
   for (const { base, rules } of layers) {
     const rel = relative(base, absolute);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
-    const result = rules.test(toPosix(rel) + (isDir ? '/' : ''));
+    const result = testSelf(rules, toPosix(rel) + (isDir ? '/' : ''));
     if (result.ignored) ignored = true;
     else if (result.unignored) ignored = false;
   }
