@@ -1,4 +1,7 @@
-/** Usage lines and example argv derived from a descriptor's input schema and CLI hints. */
+/**
+ * Usage lines and example argv derived from a descriptor's input schema and CLI hints. Pure and
+ * dependency-free (only catalog types), so the CLI help can share it with `ai.info`.
+ */
 import type { CliHints } from '../../catalog/descriptor.js';
 import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
 
@@ -10,64 +13,102 @@ interface UsageSource {
 
 const kebab = (name: string) => name.replaceAll('_', '-');
 
-function flagName(source: UsageSource, field: string): string {
-  const alias = Object.entries(source.cli?.aliases ?? {}).find(([, f]) => f === field)?.[0];
+function typeOf(prop: JsonSchema | undefined): unknown {
+  const type = prop?.type;
+  return Array.isArray(type) ? type.find((t) => t !== 'null') : type;
+}
+
+const isSwitch = (prop: JsonSchema | undefined) => typeOf(prop) === 'boolean' || prop?.const === true;
+
+/** `a|b` for closed value sets (enum, or a union of constants), else a placeholder. */
+function placeholder(name: string, prop: JsonSchema | undefined): string {
+  const choices = Array.isArray(prop?.enum)
+    ? (prop.enum as unknown[])
+    : ((prop?.anyOf ?? prop?.oneOf) as JsonSchema[] | undefined)?.every((s) => 'const' in s)
+      ? ((prop?.anyOf ?? prop?.oneOf) as JsonSchema[]).map((s) => s.const)
+      : undefined;
+  if (choices && choices.every((c) => typeof c === 'string' || typeof c === 'number')) return choices.join('|');
+  const type = typeOf(prop);
+  if (type === 'integer' || type === 'number') return 'N';
+  if (type === 'array') return placeholder(name, prop?.items as JsonSchema | undefined);
+  return name.toUpperCase();
+}
+
+function flagFor(source: UsageSource, field: string, allowShort = true): string {
+  const hints = source.cli ?? {};
+  if (allowShort) {
+    const short = Object.entries(hints.short ?? {}).find(([, f]) => f === field)?.[0];
+    if (short) return `-${short}`;
+  }
+  const alias = Object.entries(hints.aliases ?? {}).find(([, f]) => f === field)?.[0];
   return `--${alias ?? kebab(field)}`;
+}
+
+function properties(source: UsageSource): { props: Record<string, JsonSchema>; required: Set<string> } {
+  const schema = toJsonSchema(source.inputSchema);
+  return {
+    props: (schema.properties ?? {}) as Record<string, JsonSchema>,
+    required: new Set((schema.required ?? []) as string[]),
+  };
 }
 
 export function commandWords(id: string): string[] {
   return ['ah', ...id.split('.')];
 }
 
-/** e.g. `ah file read <path> [-n] [--from N] [--to N] …` */
+/** e.g. `ah file read <path> [--from N] [--to N] [-n] …` */
 export function usageFor(source: UsageSource): string {
-  const schema = toJsonSchema(source.inputSchema);
-  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required ?? []) as string[]);
+  const { props, required } = properties(source);
   const hints = source.cli ?? {};
   const positional = new Set(hints.positionals ?? []);
-  const shortFor = new Map(Object.entries(hints.short ?? {}).map(([letter, field]) => [field, letter]));
   const parts = [...commandWords(source.id)];
   for (const name of hints.positionals ?? []) {
-    const many = props[name]?.type === 'array' ? '...' : '';
+    const many = typeOf(props[name]) === 'array' ? '...' : '';
     parts.push(required.has(name) ? `<${name}>${many}` : `[${name}]${many}`);
   }
   for (const [name, prop] of Object.entries(props)) {
     if (positional.has(name) || name === hints.rest) continue;
-    const short = shortFor.get(name);
-    const flag = short ? `-${short}` : flagName(source, name);
-    const isSwitch = prop.type === 'boolean' || prop.const === true;
-    const value = isSwitch ? '' : ` ${prop.type === 'integer' ? 'N' : name.toUpperCase()}`;
-    const repeat = prop.type === 'array' ? '...' : '';
+    const flag = flagFor(source, name);
+    const value = isSwitch(prop) ? '' : ` ${placeholder(name, prop)}`;
+    const repeat = typeOf(prop) === 'array' ? '...' : '';
     parts.push(required.has(name) ? `${flag}${value}${repeat}` : `[${flag}${value}]${repeat}`);
   }
   if (hints.rest) parts.push(`[--] <${hints.rest}>...`);
   return parts.join(' ');
 }
 
+const scalar = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
 /** The CLI argv that performs an example's arguments. */
 export function argvForExample(source: UsageSource, args: Readonly<Record<string, unknown>>): string[] {
+  const { props } = properties(source);
   const hints = source.cli ?? {};
-  const shortFor = new Map(Object.entries(hints.short ?? {}).map(([letter, field]) => [field, letter]));
-  const argv = [...commandWords(source.id)];
-  const scalar = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const positional = new Set(hints.positionals ?? []);
+  const positionalTokens: string[] = [];
   for (const name of hints.positionals ?? []) {
     const value = args[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) argv.push(...value.map(scalar));
-    else argv.push(scalar(value));
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) positionalTokens.push(...value.map(scalar));
+    else positionalTokens.push(scalar(value));
   }
-  const positional = new Set(hints.positionals ?? []);
+  const flagTokens: string[] = [];
   for (const [name, value] of Object.entries(args)) {
-    if (positional.has(name) || name === hints.rest || value === undefined) continue;
-    const short = shortFor.get(name);
-    const flag = short ? `-${short}` : flagName(source, name);
-    if (value === true) argv.push(flag);
-    else if (value === false) continue;
-    else if (Array.isArray(value)) for (const item of value) argv.push(flag, scalar(item));
-    else argv.push(flag, scalar(value));
+    if (positional.has(name) || name === hints.rest || value === undefined || value === null) continue;
+    if (value === true) flagTokens.push(flagFor(source, name));
+    else if (value === false) {
+      // Omitting a switch means false unless its default is true; then only `--flag=false` says so.
+      if (props[name]?.default === true) flagTokens.push(`${flagFor(source, name, false)}=false`);
+    } else if (Array.isArray(value)) for (const item of value) flagTokens.push(flagFor(source, name), scalar(item));
+    else flagTokens.push(flagFor(source, name), scalar(value));
   }
+  const argv = [...commandWords(source.id)];
   const rest = hints.rest ? args[hints.rest] : undefined;
+  if (!hints.rest && positionalTokens.some((t) => t.startsWith('-'))) {
+    // A value like `-x` would read as an option: put the flags first and the values after `--`.
+    argv.push(...flagTokens, '--', ...positionalTokens);
+    return argv;
+  }
+  argv.push(...positionalTokens, ...flagTokens);
   if (Array.isArray(rest)) argv.push('--', ...rest.map(scalar));
   return argv;
 }
