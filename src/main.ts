@@ -34,7 +34,9 @@ const wantsJson = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undef
 const wantsQuiet = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined).includes('--quiet');
 
 function fail(error: unknown, log: EventLog, command: string, extra: { helpCommand?: string } = {}): number {
-  printError(error, { json: wantsJson, style: errStyle, ...extra });
+  // A command's own failures name its domain.
+  const domain = command.includes('.') ? domainOf(command) : undefined;
+  printError(error, { json: wantsJson, style: errStyle, ...extra, ...(domain ? { domain } : {}) });
   log.commandCompleted(
     completionRecord(command, 'cli', { argv: sanitizedArgv() }, performance.now() - started, {
       ok: false,

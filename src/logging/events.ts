@@ -2,16 +2,14 @@
  * The invocation log: daily JSONL files under <config root>/logs, one line per event, appended by
  * a single in-process queue. Best effort: nothing here ever throws to a caller or changes a result.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { withFileLock } from '../platform/lock.js';
 import { boundValue, cutString, MAX_MESSAGE_BYTES, MAX_RECORD_BYTES } from './bounds.js';
 import { redactText, redactValue } from './redact.js';
 import { pruneLogs } from './retention.js';
 import type { CommandCompletedInput, EventLog, LoggedDiagnostic, SystemEventInput } from './types.js';
 
 const QUEUE_LIMIT = 256;
-const LOCK_WAIT_MS = 50;
 
 export interface EventLogOptions {
   configDir: string;
@@ -27,7 +25,7 @@ export function logFileName(date: Date): string {
 
 type Record_ = Record<string, unknown>;
 
-export function createEventLog(options: EventLogOptions): EventLog & { readonly configDir: string } {
+export function createEventLog(options: EventLogOptions): EventLog & { readonly configDir: string; close(): Promise<void> } {
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const dir = join(options.configDir, 'logs');
@@ -86,30 +84,30 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     return JSON.stringify(minimal);
   };
 
-  /** Appends a batch of lines to one day's file: one lock, one write call. */
+  // The day's file stays open in append mode: a batch is one write() of whole lines, which on a
+  // local POSIX file system lands atomically at the end, so concurrent writers never interleave.
+  let current: { day: string; handle: FileHandle } | undefined;
+
+  /** Appends a batch of lines to the current day's file. */
   const write = async (lines: string[]): Promise<void> => {
     const date = now();
-    const file = join(dir, logFileName(date));
+    const day = date.toISOString().slice(0, 10);
     if (!dirReady) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       dirReady = true;
     }
-    const day = date.toISOString().slice(0, 10);
     if (!prunedDates.has(day)) {
       prunedDates.add(day);
       await pruneLogs(dir, date).catch(() => undefined);
     }
-    const data = `${lines.join('\n')}\n`;
-    const append = async () => {
-      await appendFile(file, data, { mode: 0o600 });
-    };
-    try {
-      await withFileLock(file, { timeoutMs: LOCK_WAIT_MS }, append);
-    } catch {
-      // Lock contention past the bound: one O_APPEND write of whole lines still never
-      // interleaves with other writers' lines on a local file system.
-      await append();
+    if (current?.day !== day) {
+      await current?.handle.close().catch(() => undefined);
+      current = undefined;
+      current = { day, handle: await open(join(dir, logFileName(date)), 'a', 0o600) };
     }
+    const data = Buffer.from(`${lines.join('\n')}\n`);
+    let offset = 0;
+    while (offset < data.length) offset += (await current.handle.write(data, offset)).bytesWritten;
   };
 
   const drain = async (): Promise<void> => {
@@ -182,6 +180,11 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     },
     async flush() {
       while (draining !== undefined) await draining.catch(() => undefined);
+    },
+    async close() {
+      while (draining !== undefined) await draining.catch(() => undefined);
+      await current?.handle.close().catch(() => undefined);
+      current = undefined;
     },
   };
 }

@@ -17,9 +17,7 @@ const isStringList = (v: unknown): boolean => Array.isArray(v) && v.every((s) =>
 function requiredToolProblems(value: unknown): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return ['requiredTools must be a list'];
-  const bad = value.some(
-    (t) => !isObject(t) || typeof t.name !== 'string' || !isStringList(t.check_args) || typeof t.reason !== 'string',
-  );
+  const bad = value.some((t) => !isObject(t) || typeof t.name !== 'string' || !isStringList(t.check_args) || typeof t.reason !== 'string');
   return bad ? ['each requiredTools entry needs name, check_args[] and reason'] : [];
 }
 

@@ -81,6 +81,14 @@ describe('ah file', () => {
     });
   });
 
+  it('reports an unreadable file with FILE_READ_FAILED', async () => {
+    // Tests run as root, so permissions cannot make a file unreadable; /proc/self/mem is a regular
+    // file whose read fails with EIO.
+    const r = await runAh(['--json', 'file', 'read', '/proc/self/mem']);
+    expect(r.code).toBe(1);
+    expect(r.errorJson()).toMatchObject({ code: 'FILE_READ_FAILED', domain: 'file' });
+  });
+
   it('lists non-UTF-8 file names without failing', async () => {
     const { dir } = project();
     writeFileSync(Buffer.from(`${dir}/bad-\xff-name.txt`, 'latin1'), 'x');

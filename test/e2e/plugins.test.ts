@@ -56,11 +56,20 @@ describe('ah plugins', () => {
     expect((await runAh(['--json', 'plugins', 'reset'], { env })).errorJson()).toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
+  it('creates the config directory on the first change', async () => {
+    const { env, configDir } = isolatedEnv();
+    const fresh = join(configDir, 'not', 'yet');
+    const r = await runAh(['--json', 'plugins', 'disable', 'git'], { env: { ...env, AH_CONFIG_DIR: fresh } });
+    expect(r.json()).toMatchObject({ changed: true, config_path: join(fresh, 'plugins.json'), disabled_domains: ['git'] });
+  });
+
   it('reports a malformed plugins.json with a code and a hint', async () => {
     const { env, configDir } = isolatedEnv();
     writeFileSync(join(configDir, 'plugins.json'), '{not json');
     const r = await runAh(['--json', 'plugins', 'list'], { env });
-    expect(r.errorJson()).toMatchObject({ code: 'JSON_DESERIALIZATION_FAILED' });
+    expect(r.code).toBe(1);
+    expect(r.errorJson()).toMatchObject({ code: 'JSON_DESERIALIZATION_FAILED', cause: expect.stringContaining('plugins.json') });
+    expect((await runAh(['plugins', 'list'], { env })).stderr).toContain('delete it');
   });
 
   it('loads an external plugin module and warns about invalid ones', async () => {
@@ -75,6 +84,20 @@ describe('ah plugins', () => {
     expect((await runAh(['--json', 'testkit', 'echo', 'hi'], { env })).json()).toMatchObject({ text: 'hi' });
     const quiet = await runAh(['--quiet', 'plugins', 'list'], { env });
     expect(quiet.stderr).toBe('');
+  });
+
+  it('lets an external plugin replace a built-in domain, with a warning', async () => {
+    const { env, configDir } = isolatedEnv();
+    installTestPlugin(configDir);
+    const source = readFileSync(join(configDir, 'plugins', 'test-plugin.mjs'), 'utf8').replaceAll('testkit', 'run');
+    writeFileSync(join(configDir, 'plugins', 'zz-run.mjs'), source);
+    const list = await runAh(['--json', 'plugins', 'list'], { env });
+    expect(list.stderr).toContain("replaces the 'run' domain");
+    expect(list.json<{ plugins: Record<string, unknown>[] }>().plugins.find((p) => p.domain === 'run')).toMatchObject({
+      plugin_name: 'ah-run',
+      source: 'external',
+    });
+    expect((await runAh(['--json', 'run', 'echo', 'hi'], { env })).json()).toMatchObject({ command: 'run.echo', text: 'hi' });
   });
 });
 
@@ -91,5 +114,17 @@ describe('ah ai info', () => {
     const all = (await runAh(['--json', 'ai', 'info'], { env })).json<{ global_options: unknown[]; host_commands: { name: string }[] }>();
     expect(all.host_commands.map((h) => h.name)).toContain('mcp serve');
     expect(all.global_options.length).toBe(6);
+  });
+
+  it('leaves disabled domains out and refuses them as a filter', async () => {
+    const { env } = isolatedEnv();
+    await runAh(['plugins', 'disable', 'git'], { env });
+    const all = (await runAh(['--json', 'ai', 'info'], { env })).json<{ plugins: { domain: string }[] }>();
+    expect(all.plugins.map((p) => p.domain)).not.toContain('git');
+    expect(all.plugins.map((p) => p.domain)).toContain('file');
+    expect((await runAh(['--json', 'ai', 'info', '--domain', 'git'], { env })).errorJson()).toMatchObject({ code: 'DOMAIN_DISABLED' });
+    const text = await runAh(['ai', 'info'], { env });
+    expect(text.stdout).toContain('Host commands (CLI only):');
+    expect(text.stdout).toContain('## file — ');
   });
 });

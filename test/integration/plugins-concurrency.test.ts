@@ -1,6 +1,8 @@
-// Several real processes toggle domains in plugins.json at the same time: nothing is lost.
+// Several real processes toggle domains in plugins.json at the same time: nothing is lost, and a
+// reader never sees a torn file.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +44,27 @@ describe('plugins.json under concurrent writers', () => {
         }
       `),
     );
-    expect(await Promise.all(writers)).toEqual([0, 0, 0, 0]);
+    // Meanwhile a reader must only ever see no file or a complete, valid document.
+    let done = false;
+    let reads = 0;
+    const reader = (async () => {
+      while (!done) {
+        const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
+        if (text !== null) {
+          const doc = JSON.parse(text) as { version: number; disabled_domains: unknown };
+          expect(doc.version).toBe(1);
+          expect(Array.isArray(doc.disabled_domains)).toBe(true);
+          reads += 1;
+        }
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    })();
+    const codes = await Promise.all(writers);
+    done = true;
+    await reader;
+    expect(codes).toEqual([0, 0, 0, 0]);
+    expect(reads).toBeGreaterThan(0);
+    expect(readdirSync(dir).sort()).toEqual(['plugins.json', 'settings.mjs']);
     const stored = JSON.parse(readFileSync(path, 'utf8')) as { version: number; disabled_domains: string[] };
     const expected = ['a', 'b', 'c', 'd'].flatMap((n) =>
       Array.from({ length: 25 }, (_, i) => i)

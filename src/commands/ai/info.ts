@@ -68,6 +68,11 @@ function checkFilter(catalog: CatalogView, domain: string): void {
   }
 }
 
+/** Quotes an argv word for display so it can be pasted into a POSIX shell. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 function summary(description: string): string {
   return (description.match(/^.*?[.!?](\s|$)/)?.[0] ?? description).trim();
 }
@@ -97,13 +102,19 @@ export const info = defineCommand({
     const lines: string[] = [];
     if (o.domain_filter === null) {
       lines.push('Global options:', ...o.global_options.map((g) => `  ${g.flag.padEnd(16)} ${g.description}`), '');
-      for (const h of o.host_commands) lines.push(`${h.usage}`, `  ${h.summary}`, '');
+    }
+    if (o.host_commands.length > 0) {
+      lines.push('Host commands (CLI only):');
+      for (const h of o.host_commands) {
+        lines.push(`  ${h.usage}`, `    ${h.summary}`, ...h.examples.map((e) => `    e.g. ${e.command}   # ${e.description}`));
+      }
+      lines.push('');
     }
     for (const p of o.plugins) {
       lines.push(`## ${p.domain} — ${p.description}`);
       for (const c of p.commands) {
         lines.push(`  ${c.usage}`, `    ${c.summary}`);
-        for (const e of c.examples) lines.push(`    e.g. ${e.argv.join(' ')}   # ${e.description}`);
+        for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellWord).join(' ')}   # ${e.description}`);
       }
       for (const note of p.notes) lines.push(`  note: ${note}`);
       lines.push('');

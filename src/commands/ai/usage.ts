@@ -22,12 +22,11 @@ const isSwitch = (prop: JsonSchema | undefined) => typeOf(prop) === 'boolean' ||
 
 /** `a|b` for closed value sets (enum, or a union of constants), else a placeholder. */
 function placeholder(name: string, prop: JsonSchema | undefined): string {
-  const choices = Array.isArray(prop?.enum)
-    ? (prop.enum as unknown[])
-    : ((prop?.anyOf ?? prop?.oneOf) as JsonSchema[] | undefined)?.every((s) => 'const' in s)
-      ? ((prop?.anyOf ?? prop?.oneOf) as JsonSchema[]).map((s) => s.const)
-      : undefined;
-  if (choices && choices.every((c) => typeof c === 'string' || typeof c === 'number')) return choices.join('|');
+  const variants = (prop?.anyOf ?? prop?.oneOf) as JsonSchema[] | undefined;
+  let choices: unknown[] | undefined;
+  if (Array.isArray(prop?.enum)) choices = prop.enum as unknown[];
+  else if (variants?.every((s) => 'const' in s)) choices = variants.map((s) => s.const);
+  if (choices?.every((c) => typeof c === 'string' || typeof c === 'number')) return choices.join('|');
   const type = typeOf(prop);
   if (type === 'integer' || type === 'number') return 'N';
   if (type === 'array') return placeholder(name, prop?.items as JsonSchema | undefined);

@@ -24,7 +24,8 @@ type Output = Static<typeof output>;
 export const list = defineCommand({
   id: 'plugins.list',
   title: 'List domains',
-  description: 'List every domain (built-in and external plugin) with its source, state and whether it has commands published as MCP tools (while enabled).',
+  description:
+    'List every domain (built-in and external plugin) with its source, state and whether it has commands published as MCP tools (while enabled).',
   inputSchema: input,
   outputSchema: output,
   effects: {

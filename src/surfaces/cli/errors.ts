@@ -2,8 +2,11 @@
 import { type Diagnostic, toDiagnostic } from '../../errors.js';
 import { err, paint, type Style } from './render.js';
 
-export function printError(error: unknown, options: { json: boolean; style: Style; helpCommand?: string; usage?: string }): Diagnostic {
-  const d = toDiagnostic(error);
+export function printError(
+  error: unknown,
+  options: { json: boolean; style: Style; helpCommand?: string; usage?: string; domain?: string },
+): Diagnostic {
+  const d = toDiagnostic(error, options.domain ? { domain: options.domain } : undefined);
   if (options.json) {
     const { domain, operation, code, message, cause, exit_code_hint } = d;
     err(JSON.stringify({ domain, operation, code, message, cause, exit_code_hint }, null, 2));
