@@ -1,6 +1,6 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
-import type { Stats } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
 import { decodeUtf8, looksLikeText, SNIFF_BYTES } from '../../platform/text.js';
@@ -58,33 +58,57 @@ export async function resolvePath(cwd: string, path: string, followSymlinks: boo
   return { absolute, info: link, real: absolute };
 }
 
+/**
+ * Opens the file for reading. Where the platform has O_NOFOLLOW, the symlink policy costs no extra
+ * system call: opening a symlink fails with ELOOP, and only then is the path looked at again.
+ */
+async function openForRead(cwd: string, path: string, followSymlinks: boolean): Promise<FileHandle> {
+  const absolute = isAbsolute(path) ? path : resolve(cwd, path);
+  const noFollow = constants.O_NOFOLLOW;
+  if (!followSymlinks && noFollow === undefined) await resolvePath(cwd, path, false);
+  try {
+    return await open(absolute, followSymlinks || noFollow === undefined ? 'r' : constants.O_RDONLY | noFollow);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !followSymlinks) {
+      const link = await lstat(absolute).catch(() => undefined);
+      if (link?.isSymbolicLink()) await resolvePath(cwd, path, false);
+    }
+    throw fsError(error, path, 'FILE_READ_FAILED');
+  }
+}
+
 /** Loads a UTF-8 text file within `maxBytes`; refuses directories, binaries and oversize files. */
 export async function loadText(cwd: string, path: string, maxBytes: number, followSymlinks: boolean): Promise<string> {
-  const { absolute, info } = await resolvePath(cwd, path, followSymlinks);
-  if (!info.isFile()) {
-    throw new AhError({
-      code: 'PATH_INVALID_TYPE',
-      message: `${path} is not a regular file`,
-      hint: info.isDirectory() ? "Use 'ah file tree' for directories." : undefined,
-    });
-  }
-  if (info.size > maxBytes) {
-    throw new AhError({
-      code: 'INVALID_ARGUMENT',
-      message: `file is too large: ${info.size} bytes > --max-bytes ${maxBytes}`,
-      hint: 'Raise --max-bytes (max_bytes) or read a range of a smaller file.',
-    });
-  }
+  const handle = await openForRead(cwd, path, followSymlinks);
   let bytes: Buffer;
   try {
-    const handle = await open(absolute, 'r');
+    let info: Stats;
+    try {
+      info = await handle.stat();
+    } catch (error) {
+      throw fsError(error, path, 'FILE_READ_FAILED');
+    }
+    if (!info.isFile()) {
+      throw new AhError({
+        code: 'PATH_INVALID_TYPE',
+        message: `${path} is not a regular file`,
+        hint: info.isDirectory() ? "Use 'ah file tree' for directories." : undefined,
+      });
+    }
+    if (info.size > maxBytes) {
+      throw new AhError({
+        code: 'INVALID_ARGUMENT',
+        message: `file is too large: ${info.size} bytes > --max-bytes ${maxBytes}`,
+        hint: 'Raise --max-bytes (max_bytes) or read a range of a smaller file.',
+      });
+    }
     try {
       bytes = await handle.readFile();
-    } finally {
-      await handle.close();
+    } catch (error) {
+      throw fsError(error, path, 'FILE_READ_FAILED');
     }
-  } catch (error) {
-    throw fsError(error, path, 'FILE_READ_FAILED');
+  } finally {
+    await handle.close().catch(() => undefined);
   }
   if (bytes.length > maxBytes) {
     throw new AhError({ code: 'INVALID_ARGUMENT', message: `file is too large: ${bytes.length} bytes > --max-bytes ${maxBytes}` });
