@@ -13,10 +13,12 @@ const identity = {
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
+/** A repository on main with a private global config (the real ~/.gitconfig is never read). */
 function repo() {
   const dir = tempDir();
-  const env = { ...isolatedEnv(identity).env };
-  env.GIT_CONFIG_GLOBAL = join(env.HOME as string, '.gitconfig');
+  const { env, home } = isolatedEnv(identity);
+  env.GIT_CONFIG_GLOBAL = join(home, '.gitconfig');
+  writeFileSync(env.GIT_CONFIG_GLOBAL, '');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   return { dir, env, git };
@@ -24,26 +26,47 @@ function repo() {
 
 async function json(dir: string, env: NodeJS.ProcessEnv, args: string[]) {
   const r = await runAh(['--json', ...args], { cwd: dir, env });
-  return r.code === 0 ? r.json() : r.errorJson();
+  return r.code === 0 ? r.json() : { exit: r.code, ...r.errorJson() };
+}
+
+async function text(dir: string, env: NodeJS.ProcessEnv, args: string[]) {
+  const r = await runAh(args, { cwd: dir, env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.replace(/\n$/, '');
 }
 
 describe('ah git', () => {
   it('reports in_git_repo false outside a repository', async () => {
     const dir = tempDir();
     const env = isolatedEnv().env;
-    expect(await json(dir, env, ['git', 'status'])).toMatchObject({ in_git_repo: false, branch: null, latest_commit: null });
+    expect(await json(dir, env, ['git', 'status'])).toMatchObject({
+      command: 'git.status',
+      in_git_repo: false,
+      branch: null,
+      latest_commit: null,
+    });
     expect(await json(dir, env, ['git', 'changed'])).toMatchObject({ in_git_repo: false, entries: [] });
+    expect(await text(dir, env, ['git', 'status'])).toBe('not a git repository');
   });
 
   it('handles an empty repository', async () => {
     const { dir, env } = repo();
-    expect(await json(dir, env, ['git', 'status'])).toMatchObject({
+    expect(await json(dir, env, ['git', 'status'])).toEqual({
+      command: 'git.status',
       in_git_repo: true,
       branch: 'main',
+      upstream: null,
+      ahead: null,
+      behind: null,
       clean: true,
+      changed_count: 0,
+      staged_count: 0,
+      unstaged_count: 0,
+      untracked_count: 0,
       latest_commit: null,
       latest_tag: null,
     });
+    expect(await text(dir, env, ['git', 'status'])).toBe('on main\nworking tree clean\nno commits yet');
   });
 
   it('parses porcelain v2 paths with spaces, newlines, unicode and renames', async () => {
@@ -56,12 +79,19 @@ describe('ah git', () => {
     git('add', '-A');
     writeFileSync(join(dir, 'keep.txt'), 'changed\n');
     writeFileSync(join(dir, 'line\nbreak.txt'), 'x');
-    const changed = (await json(dir, env, ['git', 'changed'])) as { entries: { path: string; old_path: string | null; status: string }[] };
-    expect(changed.entries).toEqual([
-      { path: 'keep.txt', old_path: null, status: 'modified' },
-      { path: 'new -> näme.txt', old_path: 'old name.txt', status: 'renamed' },
-      { path: 'line\nbreak.txt', old_path: null, status: 'untracked' },
-    ]);
+    const changed = await json(dir, env, ['git', 'changed']);
+    expect(changed).toEqual({
+      command: 'git.changed',
+      in_git_repo: true,
+      changed_count: 3,
+      truncated: false,
+      entries: [
+        { path: 'keep.txt', old_path: null, status: 'modified' },
+        { path: 'new -> näme.txt', old_path: 'old name.txt', status: 'renamed' },
+        { path: 'line\nbreak.txt', old_path: null, status: 'untracked' },
+      ],
+    });
+    expect(await text(dir, env, ['git', 'changed'])).toBe('M  keep.txt\nR  old name.txt -> new -> näme.txt\n?? "line\\nbreak.txt"');
     const status = await json(dir, env, ['git', 'status']);
     expect(status).toMatchObject({
       clean: false,
@@ -71,7 +101,11 @@ describe('ah git', () => {
       untracked_count: 1,
       latest_commit: { subject: 'first' },
     });
-    expect(await json(dir, env, ['--limit', '1', 'git', 'changed'])).toMatchObject({ changed_count: 3, truncated: true });
+    expect(await json(dir, env, ['--limit', '1', 'git', 'changed'])).toMatchObject({
+      changed_count: 3,
+      truncated: true,
+      entries: [{ path: 'keep.txt' }],
+    });
   });
 
   it('reports upstream ahead/behind, diff, commit-info, blame, tags and remotes', async () => {
@@ -87,46 +121,69 @@ describe('ah git', () => {
     git('commit', '-q', '-am', 'second');
     git('remote', 'add', 'gh', 'https://user:secret@github.com/acme/tool.git');
     expect(await json(dir, env, ['git', 'status'])).toMatchObject({ upstream: 'origin/main', ahead: 1, behind: 0 });
-    const blame = (await json(dir, env, ['git', 'blame', 'f.txt', '--line', '2'])) as {
-      entries: { line: number; summary: string; text: string; author: string }[];
-    };
-    expect(blame.entries).toEqual([expect.objectContaining({ line: 2, summary: 'second', text: 'TWO', author: 'Ada' })]);
+    expect((await text(dir, env, ['git', 'status'])).split('\n')[0]).toBe('on main (origin/main: ahead 1, behind 0)');
+
+    const blame = (await json(dir, env, ['git', 'blame', 'f.txt', '--line', '2'])) as { entries: unknown[]; line_filter: number };
+    expect(blame.line_filter).toBe(2);
+    expect(blame.entries).toEqual([
+      expect.objectContaining({ line: 2, summary: 'second', text: 'TWO', author: 'Ada', author_mail: 'ada@example.test' }),
+    ]);
+    expect(await text(dir, env, ['git', 'blame', 'f.txt', '--line', '2'])).toMatch(/^[0-9a-f]{8} \(Ada\s+2\) TWO$/);
+    expect(await json(dir, env, ['git', 'blame', 'f.txt', '--line', '0'])).toMatchObject({ exit: 1, code: 'INVALID_RANGE' });
+
     writeFileSync(join(dir, 'f.txt'), 'one\nthree\n');
-    const diff = (await json(dir, env, ['git', 'diff'])) as { diff: string; line_count: number };
+    const diff = (await json(dir, env, ['git', 'diff'])) as { diff: string; line_count: number; path_filter: string | null };
     expect(diff.diff).toContain('+three');
     expect(diff.diff.includes('\u001b[')).toBe(false);
+    expect(diff.path_filter).toBeNull();
+    expect(await text(dir, env, ['git', 'diff', '--path', 'f.txt'])).toBe(diff.diff);
     expect(await json(dir, env, ['--limit', '2', 'git', 'diff'])).toMatchObject({ line_count: 2, truncated: true });
-    const info = (await json(dir, env, ['git', 'commit-info', 'HEAD~1'])) as { commit: Record<string, unknown> };
+
+    const info = (await json(dir, env, ['git', 'commit-info', 'HEAD~1'])) as { reference: string; commit: Record<string, unknown> };
+    expect(info.reference).toBe('HEAD~1');
     expect(info.commit).toMatchObject({
       subject: 'base',
-      body: 'body text\n',
+      body: 'body text',
       author: { name: 'Ada', email: 'ada@example.test' },
       file_count: 1,
       additions: 2,
       deletions: 0,
+      files: [{ path: 'f.txt', old_path: null, status: 'added', additions: 2, deletions: 0 }],
     });
-    expect(await json(dir, env, ['git', 'commit-info', 'no-such-ref'])).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await json(dir, env, ['git', 'commit-info', '--ref', 'HEAD~1'])).toEqual(info);
+    expect(await text(dir, env, ['git', 'commit-info'])).toMatch(/^commit [0-9a-f]{40}\nAuthor: Ada <ada@example.test>\n/);
+    expect(await json(dir, env, ['git', 'commit-info', 'no-such-ref'])).toMatchObject({ exit: 1, code: 'INVALID_ARGUMENT', domain: 'git' });
+
     expect(await json(dir, env, ['git', 'tag', 'create', 'v1'])).toMatchObject({
+      command: 'git.tag.create',
       tag: 'v1',
+      reference: 'HEAD',
       annotated: false,
       target_commit: { subject: 'second' },
     });
     expect(await json(dir, env, ['git', 'tag', 'create', 'v0', '--ref', 'HEAD~1', '--message', 'old'])).toMatchObject({
+      reference: 'HEAD~1',
       annotated: true,
       target_commit: { subject: 'base' },
     });
-    expect(await json(dir, env, ['git', 'tag', 'create', 'v1'])).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(await json(dir, env, ['git', 'tags'])).toMatchObject({ tag_count: 2 });
+    expect(await text(dir, env, ['git', 'tag', 'create', 'v2', '--message', 'two'])).toMatch(
+      /^created annotated tag v2 at [0-9a-f]{7} second$/,
+    );
+    expect(await json(dir, env, ['git', 'tag', 'create', 'v1'])).toMatchObject({ exit: 1, code: 'INVALID_ARGUMENT' });
+    expect(await json(dir, env, ['git', 'tags'])).toMatchObject({ tag_count: 3, truncated: false });
     expect(await json(dir, env, ['git', 'tags', '--latest'])).toMatchObject({ tag_count: 1, latest: true });
-    const remotes = (await json(dir, env, ['git', 'remotes'])) as {
-      remotes: { name: string; fetch_url: string; provider: string | null }[];
-    };
+    expect(await json(dir, env, ['--limit', '1', 'git', 'tags'])).toMatchObject({ tag_count: 1, truncated: true });
+    expect(git('ls-remote', '--tags', 'origin')).toBe('');
+
+    const remotes = (await json(dir, env, ['git', 'remotes'])) as { remote_count: number; remotes: { name: string }[] };
+    expect(remotes.remote_count).toBe(2);
     expect(remotes.remotes.find((r) => r.name === 'gh')).toEqual({
       name: 'gh',
       fetch_url: 'https://github.com/acme/tool.git',
       push_url: 'https://github.com/acme/tool.git',
       provider: 'github',
     });
+    expect(await text(dir, env, ['git', 'remotes'])).not.toContain('secret');
   });
 
   it('reports a detached HEAD', async () => {
@@ -144,11 +201,16 @@ describe('ah git', () => {
     git('add', '.');
     git('commit', '-q', '-m', 'c');
     writeFileSync(join(dir, '.git', 'index'), 'garbage garbage garbage');
-    expect(await json(dir, env, ['git', 'status'])).toMatchObject({ code: 'COMMAND_FAILED' });
-    const emptyPath = tempDir();
-    mkdirSync(join(emptyPath, 'bin'));
-    const noGit = { ...env, PATH: join(emptyPath, 'bin') };
-    const r = await runAh(['--json', 'git', 'status'], { cwd: dir, env: { ...noGit, PATH: `${join(emptyPath, 'bin')}` } });
-    expect(r.errorJson()).toMatchObject({ code: 'DEPENDENCY_MISSING' });
+    expect(await json(dir, env, ['git', 'status'])).toMatchObject({
+      exit: 1,
+      code: 'COMMAND_FAILED',
+      cause: expect.stringMatching(/index/),
+    });
+    const emptyBin = join(tempDir(), 'bin');
+    mkdirSync(emptyBin);
+    // The built ah runs under this node binary directly, so an empty PATH only hides git.
+    const r = await runAh(['--json', 'git', 'status'], { cwd: dir, env: { ...env, PATH: emptyBin } });
+    expect(r.code).toBe(1);
+    expect(r.errorJson()).toMatchObject({ code: 'DEPENDENCY_MISSING', domain: 'git' });
   });
 });

@@ -60,7 +60,10 @@ export function parseBlame(text: string): Entry[] {
 export const blame = defineCommand({
   id: 'git.blame',
   title: 'Blame a file',
-  description: 'Show, for each line of a file (or one line), the commit, author and summary that last changed it.',
+  description:
+    'Show, for each line of a file (or just one line), the commit, author, author e-mail (without angle brackets), author ' +
+    'time (Unix seconds) and commit summary that last changed it. Lines not committed yet carry the all-zero commit. ' +
+    'entry_count counts the entries returned; the limit caps them and sets truncated.',
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
@@ -69,12 +72,23 @@ export const blame = defineCommand({
     { description: 'Who changed line 10', arguments: { path: 'src/main.ts', line: 10 } },
   ],
   cli: { positionals: ['path'] },
-  render: (o: Output) =>
-    o.entries
-      .map((e) => `${e.commit.slice(0, 8)} (${e.author.padEnd(16).slice(0, 16)} ${String(e.line).padStart(5)}) ${e.text}`)
-      .join('\n'),
+  render: (o: Output) => {
+    if (o.entries.length === 0) return 'no lines';
+    const lines = o.entries.map(
+      (e) => `${e.commit.slice(0, 8)} (${e.author.padEnd(16).slice(0, 16)} ${String(e.line).padStart(5)}) ${e.text}`,
+    );
+    if (o.truncated) lines.push(`[truncated after ${o.entry_count} lines]`);
+    return lines.join('\n');
+  },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const gitArgs = ['blame', '--porcelain', ...(args.line ? ['-L', `${args.line},${args.line}`] : []), '--', args.path];
+    const gitArgs = [
+      'blame',
+      '--porcelain',
+      '--encoding=UTF-8',
+      ...(args.line ? ['-L', `${args.line},${args.line}`] : []),
+      '--',
+      args.path,
+    ];
     const out = await git(ctx, gitArgs);
     if (out.code !== 0) {
       if (notARepo(out.stderr))
@@ -90,6 +104,7 @@ export const blame = defineCommand({
           code: 'FILE_NOT_FOUND',
           message: `${args.path} is not tracked or does not exist`,
           cause: out.stderr,
+          hint: 'Check the path (relative to the working directory) or --cwd; untracked files have no history.',
           domain: 'git',
         });
       if (/has only \d+ lines?/i.test(out.stderr))

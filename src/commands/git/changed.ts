@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { READ_EFFECTS } from './run-git.js';
-import { CHANGED_ENTRY, STATUS_WORDS, statusSnapshot } from './shared.js';
+import { CHANGED_ENTRY, displayPath, NOT_A_REPO_TEXT, STATUS_WORDS, statusSnapshot } from './shared.js';
 
 const input = RootObject({});
 const output = RootObject({
@@ -13,21 +13,40 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 
+/** Two-column codes for the text view, in the spirit of `git status --short`. */
+const CODES: Readonly<Record<string, string>> = {
+  modified: 'M ',
+  added: 'A ',
+  deleted: 'D ',
+  renamed: 'R ',
+  copied: 'C ',
+  type_changed: 'T ',
+  unmerged: 'UU',
+  untracked: '??',
+};
+
+function render(o: Output): string {
+  if (!o.in_git_repo) return NOT_A_REPO_TEXT;
+  if (o.changed_count === 0) return 'no changes';
+  const lines = o.entries.map((e) => {
+    const code = CODES[e.status] ?? '  ';
+    return `${code} ${e.old_path === null ? '' : `${displayPath(e.old_path)} -> `}${displayPath(e.path)}`;
+  });
+  if (o.truncated) lines.push(`[showing ${o.entries.length} of ${o.changed_count} changed paths]`);
+  return lines.join('\n');
+}
+
 export const changed = defineCommand({
   id: 'git.changed',
   title: 'Changed files',
-  description: `List changed, staged and untracked files; renames keep old_path. ${STATUS_WORDS}`,
+  description:
+    'List the paths that differ from HEAD: staged, unstaged and untracked (one entry per path, in git order). ' +
+    `${STATUS_WORDS} changed_count is the total; the limit caps entries and sets truncated.`,
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
   examples: [{ description: 'What changed in the working tree', arguments: {} }],
-  render: (o: Output) => {
-    if (!o.in_git_repo) return 'not a git repository';
-    if (o.entries.length === 0) return 'no changes';
-    const lines = o.entries.map((e) => `${e.status.padEnd(12)} ${e.old_path ? `${e.old_path} -> ` : ''}${e.path}`);
-    if (o.truncated) lines.push(`[showing ${o.entries.length} of ${o.changed_count}]`);
-    return lines.join('\n');
-  },
+  render,
   async run(_args: Static<typeof input>, ctx): Promise<Output> {
     const snapshot = await statusSnapshot(ctx);
     if (snapshot === null) return { command: 'git.changed', in_git_repo: false, changed_count: 0, truncated: false, entries: [] };

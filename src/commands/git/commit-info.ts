@@ -1,10 +1,13 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { statusName } from './porcelain.js';
+import { applyNumstat, parseNameStatus, total } from './commit-stats.js';
 import { git, gitFailed, notARepo, nulFields, READ_EFFECTS } from './run-git.js';
+import { displayPath, NOT_A_REPO_TEXT } from './shared.js';
 
-const input = RootObject({ reference: Type.String({ minLength: 1, default: 'HEAD', description: 'Commit, branch or tag' }) });
+const input = RootObject({
+  reference: Type.String({ minLength: 1, default: 'HEAD', description: 'Commit, branch, tag or any git revision' }),
+});
 const PERSON = Closed({ name: Type.String(), email: Type.String() });
 const FILE = Closed({
   path: Type.String(),
@@ -35,61 +38,48 @@ const output = RootObject({
   commit: Nullable(COMMIT),
 });
 type Output = Static<typeof output>;
-type FileEntry = Static<typeof FILE>;
+type Commit = Static<typeof COMMIT>;
 
 const FORMAT = ['%H', '%h', '%an', '%ae', '%cn', '%ce', '%aI', '%cI', '%s', '%b'].join('%x00');
 
-/** `--name-status -z` records: status, path[, new path for renames/copies]. */
-function parseNameStatus(fields: string[]): FileEntry[] {
-  const files: FileEntry[] = [];
-  for (let i = 0; i < fields.length; ) {
-    const code = fields[i] ?? '';
-    if (code === '') {
-      i += 1;
-      continue;
-    }
-    if (code.startsWith('R') || code.startsWith('C')) {
-      files.push({
-        path: fields[i + 2] ?? '',
-        old_path: fields[i + 1] ?? null,
-        status: statusName(`${code[0]}.`),
-        additions: null,
-        deletions: null,
-      });
-      i += 3;
-    } else {
-      files.push({ path: fields[i + 1] ?? '', old_path: null, status: statusName(`${code[0]}.`), additions: null, deletions: null });
-      i += 2;
-    }
+function render(o: Output): string {
+  if (!o.in_git_repo || o.commit === null) return NOT_A_REPO_TEXT;
+  const c = o.commit;
+  const lines = [
+    `commit ${c.hash}`,
+    `Author: ${c.author.name} <${c.author.email}>`,
+    `Date:   ${c.author_date ?? '-'}`,
+    '',
+    `    ${c.subject}`,
+  ];
+  if (c.body !== '') lines.push('', ...c.body.split('\n').map((l) => `    ${l}`.trimEnd()));
+  lines.push('', `${c.file_count} file(s), +${c.additions ?? '-'} -${c.deletions ?? '-'}`);
+  for (const f of c.files) {
+    const name = `${f.old_path === null ? '' : `${displayPath(f.old_path)} -> `}${displayPath(f.path)}`;
+    lines.push(`${String(f.additions ?? '-').padStart(6)} ${String(f.deletions ?? '-').padStart(6)}  ${name}`);
   }
-  return files;
+  if (c.truncated) lines.push(`[showing ${c.files.length} of ${c.file_count} files]`);
+  return lines.join('\n');
 }
 
-/** `--numstat -z`: "A\tD\tpath" or, for renames, "A\tD\t" then old and new path fields. */
-function applyNumstat(files: FileEntry[], fields: string[]): void {
-  const byPath = new Map(files.map((f) => [f.path, f]));
-  for (let i = 0; i < fields.length; ) {
-    const record = fields[i] ?? '';
-    const [a, d, path] = record.split('\t');
-    let target = path ?? '';
-    i += 1;
-    if (target === '' && record !== '') {
-      target = fields[i + 1] ?? '';
-      i += 2;
-    }
-    const file = byPath.get(target);
-    if (!file) continue;
-    // Binary files report '-' for both counts.
-    file.additions = a === '-' || a === undefined ? null : Number(a);
-    file.deletions = d === '-' || d === undefined ? null : Number(d);
-  }
+function unknownRevision(reference: string, cause: string): AhError {
+  return new AhError({
+    code: 'INVALID_ARGUMENT',
+    message: `unknown revision '${reference}'`,
+    cause: cause || `git could not resolve '${reference}' to a commit`,
+    hint: "Check the name with 'ah git tags' or 'git log'; a repository without commits has no HEAD yet.",
+    domain: 'git',
+    operation: 'git.commit-info',
+  });
 }
 
 export const commitInfo = defineCommand({
   id: 'git.commit-info',
   title: 'Commit details',
   description:
-    'Show one commit: hashes, subject and body, author and committer, dates, and changed files with line counts (binary files have null counts).',
+    'Show one commit: hashes, subject and body, author and committer, ISO 8601 dates, and the changed files with ' +
+    'status and line counts (binary files have null counts; totals add up the text files; a merge is compared with ' +
+    'its first parent). The limit caps files and sets commit.truncated. An unknown reference is INVALID_ARGUMENT.',
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
@@ -98,69 +88,66 @@ export const commitInfo = defineCommand({
     { description: 'A tagged release', arguments: { reference: 'v1.0.0' } },
   ],
   cli: { positionals: ['reference'], aliases: { ref: 'reference' } },
-  render: (o: Output) => {
-    if (!o.in_git_repo || !o.commit) return 'not a git repository';
-    const c = o.commit;
-    const lines = [`commit ${c.hash}`, `Author: ${c.author.name} <${c.author.email}>  ${c.author_date ?? ''}`, '', `    ${c.subject}`];
-    if (c.body.trim() !== '')
-      lines.push(
-        '',
-        ...c.body
-          .trimEnd()
-          .split('\n')
-          .map((l) => `    ${l}`),
-      );
-    lines.push(
-      '',
-      ...c.files.map(
-        (f) =>
-          `${String(f.additions ?? '-').padStart(5)} ${String(f.deletions ?? '-').padStart(5)}  ${f.old_path ? `${f.old_path} -> ` : ''}${f.path}`,
-      ),
-    );
-    return lines.join('\n');
-  },
+  render,
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const show = ['show', '-s', `--format=${FORMAT}`, args.reference, '--'];
-    const head = await git(ctx, show);
-    if (head.code !== 0) {
-      if (notARepo(head.stderr)) return { command: 'git.commit-info', in_git_repo: false, reference: args.reference, commit: null };
-      if (/unknown revision|bad revision|ambiguous argument|does not have any commits/i.test(head.stderr)) {
-        throw new AhError({
-          code: 'INVALID_ARGUMENT',
-          message: `unknown revision '${args.reference}'`,
-          cause: head.stderr,
-          hint: "Check the name with 'ah git tags' or git log.",
-          domain: 'git',
-        });
+    // Resolve first: a clear error for bad names, and tags peel to their commit.
+    const resolveArgs = ['rev-parse', '--verify', '--quiet', '--end-of-options', `${args.reference}^{commit}`];
+    const resolved = await git(ctx, resolveArgs);
+    if (resolved.code !== 0) {
+      if (notARepo(resolved.stderr)) return { command: 'git.commit-info', in_git_repo: false, reference: args.reference, commit: null };
+      if (resolved.code === 1 || /unknown revision|bad revision|ambiguous argument|needed a single revision/i.test(resolved.stderr)) {
+        throw unknownRevision(args.reference, resolved.stderr);
       }
-      throw gitFailed(show, head);
+      throw gitFailed(resolveArgs, resolved);
     }
-    const [hash, short, an, ae, cn, ce, ad, cd, subject, body] = head.stdout.toString('utf8').replace(/\n$/, '').split('\0');
-    const diffArgs = (mode: string) => ['show', '--format=', mode, '-z', '-M', '--no-color', '--no-ext-diff', args.reference, '--'];
-    const [names, numbers] = await Promise.all([git(ctx, diffArgs('--name-status')), git(ctx, diffArgs('--numstat'))]);
+    const hash = resolved.stdout.toString('utf8').trim();
+    const showArgs = ['show', '-s', '--encoding=UTF-8', `--format=${FORMAT}`, hash, '--'];
+    // --root shows a first commit's files even if log.showRoot is off; -m --first-parent gives a
+    // merge one plain diff against its first parent (and works on older gits than --diff-merges).
+    const diffArgs = (mode: string) => [
+      'show',
+      '--format=',
+      mode,
+      '-z',
+      '-M',
+      '--root',
+      '-m',
+      '--first-parent',
+      '--no-ext-diff',
+      hash,
+      '--',
+    ];
+    const [head, names, numbers] = await Promise.all([
+      git(ctx, showArgs),
+      git(ctx, diffArgs('--name-status')),
+      git(ctx, diffArgs('--numstat')),
+    ]);
+    for (const [argv, out] of [
+      [showArgs, head],
+      [diffArgs('--name-status'), names],
+      [diffArgs('--numstat'), numbers],
+    ] as const) {
+      if (out.code !== 0) throw gitFailed(argv, out);
+    }
+    const [full, short, an, ae, cn, ce, ad, cd, subject, body] = head.stdout.toString('utf8').replace(/\n$/, '').split('\0');
     const files = parseNameStatus(nulFields(names.stdout));
     applyNumstat(files, nulFields(numbers.stdout));
-    const counted = files.every((f) => f.additions !== null);
     const shown = ctx.limit === null ? files : files.slice(0, ctx.limit);
-    return {
-      command: 'git.commit-info',
-      in_git_repo: true,
-      reference: args.reference,
-      commit: {
-        hash: hash ?? '',
-        short_hash: short ?? '',
-        subject: subject ?? '',
-        body: body ?? '',
-        author: { name: an ?? '', email: ae ?? '' },
-        committer: { name: cn ?? '', email: ce ?? '' },
-        author_date: ad || null,
-        committer_date: cd || null,
-        file_count: files.length,
-        additions: counted ? files.reduce((n, f) => n + (f.additions ?? 0), 0) : null,
-        deletions: counted ? files.reduce((n, f) => n + (f.deletions ?? 0), 0) : null,
-        truncated: shown.length < files.length,
-        files: shown,
-      },
+    const commit: Commit = {
+      hash: full ?? hash,
+      short_hash: short ?? hash.slice(0, 7),
+      subject: subject ?? '',
+      body: (body ?? '').replace(/\s+$/, ''),
+      author: { name: an ?? '', email: ae ?? '' },
+      committer: { name: cn ?? '', email: ce ?? '' },
+      author_date: ad || null,
+      committer_date: cd || null,
+      file_count: files.length,
+      additions: total(files, 'additions'),
+      deletions: total(files, 'deletions'),
+      truncated: shown.length < files.length,
+      files: shown,
     };
+    return { command: 'git.commit-info', in_git_repo: true, reference: args.reference, commit };
   },
 });

@@ -13,5 +13,10 @@ export const gitDomain: DomainModule = {
   pluginName: 'ah-git',
   description: 'Read repository state (status, changes, diffs, commits, blame, tags, remotes) and create local tags.',
   requiredTools: [{ name: 'git', check_args: ['--version'], reason: 'every git command runs the git binary' }],
+  notes: [
+    'Outside a work tree the listing commands return in_git_repo false with empty fields instead of failing; blame fails.',
+    'Paths are parsed from NUL-separated git output, so names with spaces, newlines, " -> " or any UTF-8 come back exactly.',
+    'Only git tag create writes (a local tag); nothing is ever pushed.',
+  ],
   commands: [status, changed, diff, commitInfo, blame, tags, remotes, tagCreate],
 };

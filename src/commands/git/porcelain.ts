@@ -1,24 +1,33 @@
-/** Parser for `git status --porcelain=v2 --branch -z` (NUL-separated records, read as bytes). */
+/**
+ * Parser for `git status --porcelain=v2 --branch -z`. The output is split on NUL as bytes before
+ * any decoding, so file names with spaces, newlines, " -> " or any UTF-8 survive intact; a rename
+ * or copy record (type 2) carries its original path in the following NUL field.
+ */
 import { nulFields } from './run-git.js';
 
 export interface StatusEntry {
   path: string;
   old_path: string | null;
   status: string;
+  /** The index differs from HEAD for this path. */
   staged: boolean;
+  /** The work tree differs from the index (conflicts count here: they need work-tree action). */
   unstaged: boolean;
 }
 
 export interface PorcelainStatus {
+  /** HEAD commit, null in an empty repository. */
   oid: string | null;
+  /** Null on a detached HEAD. */
   branch: string | null;
   upstream: string | null;
+  /** Null when there is no upstream or it is gone. */
   ahead: number | null;
   behind: number | null;
   entries: StatusEntry[];
 }
 
-const NAMES: Record<string, string> = {
+const NAMES: Readonly<Record<string, string>> = {
   M: 'modified',
   A: 'added',
   D: 'deleted',
@@ -28,7 +37,7 @@ const NAMES: Record<string, string> = {
   U: 'unmerged',
 };
 
-/** Status word from an XY pair: the staged change wins, then the working-tree change. */
+/** Status word from an XY pair: the staged change wins, then the work-tree change. */
 export function statusName(xy: string): string {
   const x = xy[0] ?? '.';
   const y = xy[1] ?? '.';
@@ -36,8 +45,8 @@ export function statusName(xy: string): string {
   return NAMES[x !== '.' ? x : y] ?? 'modified';
 }
 
-/** The text after the first `n` space-separated fields (paths may contain spaces). */
-function afterFields(record: string, n: number): { fields: string[]; rest: string } {
+/** Splits off the first `n` space-separated fields; the rest is the path (which may hold spaces). */
+function splitFields(record: string, n: number): { fields: string[]; rest: string } {
   const fields: string[] = [];
   let start = 0;
   for (let i = 0; i < n; i += 1) {
@@ -49,42 +58,62 @@ function afterFields(record: string, n: number): { fields: string[]; rest: strin
   return { fields, rest: record.slice(start) };
 }
 
+function header(status: PorcelainStatus, record: string): void {
+  const space = record.indexOf(' ', 2);
+  const key = space === -1 ? record.slice(2) : record.slice(2, space);
+  const value = space === -1 ? '' : record.slice(space + 1);
+  if (key === 'branch.oid') status.oid = value === '(initial)' ? null : value;
+  else if (key === 'branch.head') status.branch = value === '(detached)' ? null : value;
+  else if (key === 'branch.upstream') status.upstream = value;
+  else if (key === 'branch.ab') {
+    const match = /^\+(\d+) -(\d+)$/.exec(value);
+    if (match) {
+      status.ahead = Number(match[1]);
+      status.behind = Number(match[2]);
+    }
+  }
+}
+
+function tracked(xy: string, path: string, oldPath: string | null): StatusEntry {
+  const status = statusName(xy);
+  const conflict = status === 'unmerged';
+  return { path, old_path: oldPath, status, staged: !conflict && xy[0] !== '.', unstaged: conflict || xy[1] !== '.' };
+}
+
 export function parsePorcelainV2(bytes: Buffer): PorcelainStatus {
   const records = nulFields(bytes);
   const status: PorcelainStatus = { oid: null, branch: null, upstream: null, ahead: null, behind: null, entries: [] };
   for (let i = 0; i < records.length; i += 1) {
     const record = records[i] as string;
-    if (record.startsWith('# ')) {
-      const [, key, ...value] = record.split(' ');
-      const text = value.join(' ');
-      if (key === 'branch.oid') status.oid = text === '(initial)' ? null : text;
-      else if (key === 'branch.head') status.branch = text === '(detached)' ? null : text;
-      else if (key === 'branch.upstream') status.upstream = text;
-      else if (key === 'branch.ab') {
-        const match = /^\+(\d+) -(\d+)$/.exec(text);
-        if (match) {
-          status.ahead = Number(match[1]);
-          status.behind = Number(match[2]);
-        }
+    switch (record[0]) {
+      case '#':
+        header(status, record);
+        break;
+      case '1': {
+        // 1 XY sub mH mI mW hH hI path
+        const { fields, rest } = splitFields(record, 8);
+        status.entries.push(tracked(fields[1] ?? '..', rest, null));
+        break;
       }
-      continue;
-    }
-    const type = record[0];
-    if (type === '1') {
-      const { fields, rest } = afterFields(record, 8);
-      const xy = fields[1] ?? '..';
-      status.entries.push({ path: rest, old_path: null, status: statusName(xy), staged: xy[0] !== '.', unstaged: xy[1] !== '.' });
-    } else if (type === '2') {
-      const { fields, rest } = afterFields(record, 9);
-      const xy = fields[1] ?? '..';
-      const original = records[i + 1] ?? null;
-      i += 1;
-      status.entries.push({ path: rest, old_path: original, status: statusName(xy), staged: xy[0] !== '.', unstaged: xy[1] !== '.' });
-    } else if (type === 'u') {
-      const { rest } = afterFields(record, 10);
-      status.entries.push({ path: rest, old_path: null, status: 'unmerged', staged: true, unstaged: true });
-    } else if (type === '?') {
-      status.entries.push({ path: record.slice(2), old_path: null, status: 'untracked', staged: false, unstaged: false });
+      case '2': {
+        // 2 XY sub mH mI mW hH hI Xscore path NUL origPath
+        const { fields, rest } = splitFields(record, 9);
+        i += 1;
+        status.entries.push(tracked(fields[1] ?? '..', rest, records[i] ?? null));
+        break;
+      }
+      case 'u': {
+        // u XY sub m1 m2 m3 mW h1 h2 h3 path
+        const { rest } = splitFields(record, 10);
+        status.entries.push({ path: rest, old_path: null, status: 'unmerged', staged: false, unstaged: true });
+        break;
+      }
+      case '?':
+        status.entries.push({ path: record.slice(2), old_path: null, status: 'untracked', staged: false, unstaged: false });
+        break;
+      default:
+        // '!' (ignored) is never requested; anything else is from a newer git and skipped.
+        break;
     }
   }
   return status;

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { gitOrNull, READ_EFFECTS } from './run-git.js';
+import { NOT_A_REPO_TEXT } from './shared.js';
 
 const input = RootObject({});
 const REMOTE = Closed({
@@ -17,25 +18,33 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 
-/** Hosting provider guessed from a remote URL's host name. */
+/**
+ * Hosting provider hinted by a remote URL: the word github, gitlab or bitbucket as a dot-separated
+ * part of the host name (github.com, gitlab.example.org, an SSH alias such as github.com-work).
+ */
 export function providerOf(url: string | null): 'github' | 'gitlab' | 'bitbucket' | null {
-  const host = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url ?? '')?.[1]?.toLowerCase() ?? '';
-  if (host.includes('github')) return 'github';
-  if (host.includes('gitlab')) return 'gitlab';
-  if (host.includes('bitbucket')) return 'bitbucket';
+  const host = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/]+@)?(\[[^\]]*\]|[^/:]+)/i.exec(url ?? '')?.[1]?.toLowerCase() ?? '';
+  const labels = host.split('.');
+  for (const provider of ['github', 'gitlab', 'bitbucket'] as const) {
+    if (labels.includes(provider)) return provider;
+  }
   return null;
 }
 
 /** Hides credentials embedded in remote URLs (https://user:token@host). */
 function withoutUserinfo(url: string): string {
-  return url.replace(/^([a-z+]+:\/\/)[^@/]+@/i, '$1');
+  // Over http(s) any user part may be a token; elsewhere (ssh://git@host) the user name is part of
+  // the address, so only a password is dropped.
+  if (/^https?:\/\//i.test(url)) return url.replace(/^(https?:\/\/)[^@/]+@/i, '$1');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]+):[^@/]*@/i, '$1@');
 }
 
 export const remotes = defineCommand({
   id: 'git.remotes',
   title: 'List remotes',
   description:
-    'List remotes with fetch and push URLs (credentials in URLs are removed) and a provider hint: github, gitlab, bitbucket or null.',
+    'List remotes with fetch and push URLs (user names and passwords embedded in http(s) URLs are removed) and a ' +
+    'provider hint from the host name: github, gitlab or bitbucket when that word is a dot-separated part of the host, else null.',
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
@@ -43,12 +52,12 @@ export const remotes = defineCommand({
   render: (o: Output) =>
     o.in_git_repo
       ? o.remotes.map((r) => `${r.name}\t${r.fetch_url ?? '-'} (fetch)\t${r.push_url ?? '-'} (push)`).join('\n') || 'no remotes'
-      : 'not a git repository',
+      : NOT_A_REPO_TEXT,
   async run(_args: Static<typeof input>, ctx): Promise<Output> {
-    const bytes = await gitOrNull(ctx, ['remote', '-v']);
-    if (bytes === null) return { command: 'git.remotes', in_git_repo: false, remote_count: 0, remotes: [] };
+    const out = await gitOrNull(ctx, ['remote', '-v']);
+    if (out === null) return { command: 'git.remotes', in_git_repo: false, remote_count: 0, remotes: [] };
     const byName = new Map<string, Static<typeof REMOTE>>();
-    for (const line of bytes.toString('utf8').split('\n')) {
+    for (const line of out.stdout.toString('utf8').split('\n')) {
       const match = /^(\S+)\t(.+) \((fetch|push)\)$/.exec(line);
       if (!match) continue;
       const [, name, url, kind] = match as unknown as [string, string, string, string];

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { READ_EFFECTS, gitOrNull } from './run-git.js';
-import { COMMIT_SUMMARY, commitSummary, statusSnapshot } from './shared.js';
+import { git, READ_EFFECTS } from './run-git.js';
+import { COMMIT_SUMMARY, commitSummary, NOT_A_REPO_TEXT, statusSnapshot } from './shared.js';
 
 const input = RootObject({});
 const output = RootObject({
@@ -21,67 +21,75 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 
+const OUTSIDE: Output = {
+  command: 'git.status',
+  in_git_repo: false,
+  branch: null,
+  upstream: null,
+  ahead: null,
+  behind: null,
+  clean: true,
+  changed_count: 0,
+  staged_count: 0,
+  unstaged_count: 0,
+  untracked_count: 0,
+  latest_commit: null,
+  latest_tag: null,
+};
+
+function render(o: Output): string {
+  if (!o.in_git_repo) return NOT_A_REPO_TEXT;
+  let head = `on ${o.branch ?? 'a detached HEAD'}`;
+  if (o.upstream !== null) {
+    head += o.ahead === null ? ` (upstream ${o.upstream} is gone)` : ` (${o.upstream}: ahead ${o.ahead}, behind ${o.behind})`;
+  }
+  const lines = [head];
+  lines.push(
+    o.clean
+      ? 'working tree clean'
+      : `${o.changed_count} changed: ${o.staged_count} staged, ${o.unstaged_count} unstaged, ${o.untracked_count} untracked`,
+  );
+  lines.push(o.latest_commit ? `latest commit: ${o.latest_commit.short_hash} ${o.latest_commit.subject}` : 'no commits yet');
+  if (o.latest_tag !== null) lines.push(`latest tag: ${o.latest_tag}`);
+  return lines.join('\n');
+}
+
 export const status = defineCommand({
   id: 'git.status',
   title: 'Repository status',
   description:
-    'Summarise the repository: branch, upstream and ahead/behind, counts of staged, unstaged and untracked changes, latest commit and tag. Outside a repository in_git_repo is false.',
+    'Summarise the repository: branch (null on a detached HEAD), upstream with ahead/behind (null without an upstream), ' +
+    'counts of changed paths (staged, unstaged, untracked; a conflict counts as unstaged), the latest commit (null in an ' +
+    'empty repository) and the nearest tag. Outside a repository in_git_repo is false and the rest is empty, not an error.',
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
   examples: [{ description: 'Status of the current repository', arguments: {} }],
-  render: (o: Output) => {
-    if (!o.in_git_repo) return 'not a git repository';
-    const lines = [`branch: ${o.branch ?? '(detached)'}${o.upstream ? ` -> ${o.upstream} (ahead ${o.ahead}, behind ${o.behind})` : ''}`];
-    lines.push(
-      o.clean
-        ? 'clean'
-        : `${o.changed_count} changed: ${o.staged_count} staged, ${o.unstaged_count} unstaged, ${o.untracked_count} untracked`,
-    );
-    if (o.latest_commit) lines.push(`latest commit: ${o.latest_commit.short_hash} ${o.latest_commit.subject}`);
-    if (o.latest_tag) lines.push(`latest tag: ${o.latest_tag}`);
-    return lines.join('\n');
-  },
+  render,
   async run(_args: Static<typeof input>, ctx): Promise<Output> {
-    // One status snapshot plus log and describe, concurrently.
-    const [snapshot, latest, tag] = await Promise.all([
+    // One porcelain snapshot plus the latest commit and nearest tag, all three at once.
+    const [snapshot, latest, describe] = await Promise.all([
       statusSnapshot(ctx),
       commitSummary(ctx, 'HEAD'),
-      gitOrNull(ctx, ['describe', '--tags', '--abbrev=0']).catch(() => null),
+      git(ctx, ['describe', '--tags', '--abbrev=0']),
     ]);
-    if (snapshot === null) {
-      return {
-        command: 'git.status',
-        in_git_repo: false,
-        branch: null,
-        upstream: null,
-        ahead: null,
-        behind: null,
-        clean: true,
-        changed_count: 0,
-        staged_count: 0,
-        unstaged_count: 0,
-        untracked_count: 0,
-        latest_commit: null,
-        latest_tag: null,
-      };
-    }
+    if (snapshot === null) return OUTSIDE;
     const entries = snapshot.entries;
-    const tagName = tag?.toString('utf8').trim() || null;
+    const hasAb = snapshot.upstream !== null && snapshot.ahead !== null;
     return {
       command: 'git.status',
       in_git_repo: true,
       branch: snapshot.branch,
       upstream: snapshot.upstream,
-      ahead: snapshot.upstream ? snapshot.ahead : null,
-      behind: snapshot.upstream ? snapshot.behind : null,
+      ahead: hasAb ? snapshot.ahead : null,
+      behind: hasAb ? snapshot.behind : null,
       clean: entries.length === 0,
       changed_count: entries.length,
       staged_count: entries.filter((e) => e.staged).length,
       unstaged_count: entries.filter((e) => e.unstaged).length,
       untracked_count: entries.filter((e) => e.status === 'untracked').length,
       latest_commit: latest,
-      latest_tag: tagName,
+      latest_tag: describe.code === 0 ? describe.stdout.toString('utf8').trim() || null : null,
     };
   },
 });
