@@ -15,17 +15,23 @@ import { type EventLog, NULL_LOG } from './logging/types.js';
 import { configRoot, pluginSettingsPath } from './platform/paths.js';
 import { loadExternalPlugins } from './plugins/loader.js';
 import { readPluginSettings } from './plugins/settings.js';
+import { captureMasterKey } from './secrets/keys.js';
+import { createVault } from './secrets/vault.js';
 import { completionRecord, executeCall, prepareCall, type RuntimeCore } from './runtime/invoke.js';
 import { LiveCatalog } from './runtime/live-catalog.js';
-import { parseCommandArgs } from './surfaces/cli/args.js';
+import { CREDENTIALS_KEY, parseCommandArgs } from './surfaces/cli/args.js';
 import { printError } from './surfaces/cli/errors.js';
 import { commandHelp, domainHelp, rootHelp } from './surfaces/cli/help.js';
 import { HOST_CLI_COMMANDS, type HostCliCommand } from './surfaces/cli/host-commands.js';
+import { PRECOMPILED_HOST_VALIDATORS } from './surfaces/cli/host-validators.js';
 import { err, out, renderJson, renderNotices, styleFor } from './surfaces/cli/render.js';
 import { type Route, route } from './surfaces/cli/route.js';
 import { VERSION } from './version.js';
 
 const argv = process.argv.slice(2);
+// Taken (and deleted from process.env) before the copy below and before anything can spawn a
+// child, so no child process or runtime env ever carries the vault key.
+const vaultKey = captureMasterKey(process.env);
 const env = { ...process.env };
 const errStyle = styleFor(process.stderr, env);
 const outStyle = styleFor(process.stdout, env);
@@ -108,7 +114,7 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
     const definition = defineCatalog(modules, { verifyExamples: (m) => m.source === 'external' });
     const settingsPath = pluginSettingsPath(configDir);
     const settings = await readPluginSettings(settingsPath);
-    catalog = new LiveCatalog(definition, settings.disabled_domains, settingsPath);
+    catalog = new LiveCatalog(definition, settings.disabled_domains, settingsPath, createVault({ configDir, key: vaultKey }));
   } catch (error) {
     return fail(error, log, 'startup');
   }
@@ -175,7 +181,7 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
       return fail(new AhError({ code: 'INVALID_ARGUMENT', message: hostCommand.rejectJson }), log, routed.id, { helpCommand });
     }
     try {
-      const validate = compile(hostCommand.inputSchema);
+      const validate = PRECOMPILED_HOST_VALIDATORS?.[hostCommand.id] ?? compile(hostCommand.inputSchema);
       if (!validate(input)) {
         const keyword = validate.errors?.[0]?.keyword ?? '';
         throw new AhError({
@@ -206,9 +212,11 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    const { [CREDENTIALS_KEY]: credentials, ...commandInput } = input;
     const prepared = prepareCall(catalog.snapshot(), {
       commandId: routed.id,
-      arguments: input,
+      arguments: commandInput,
+      credentials,
       defaults: { cwd, limit: globals.limit ?? null, timeoutMs: null },
       transport: 'cli',
     });

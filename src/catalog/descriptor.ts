@@ -1,5 +1,6 @@
 /** The contract every command implements once; the CLI and MCP surfaces are derived from it. */
 import type { Effects } from './effects.js';
+import type { VaultStore } from '../secrets/types.js';
 import type { JsonSchema, TSchema } from './schema.js';
 
 export interface Example {
@@ -39,6 +40,8 @@ export interface HostApi {
   setDisabledDomains(update: (current: readonly string[]) => string[]): Promise<{ disabled: string[]; changed: boolean }>;
   /** Absolute path of plugins.json. */
   readonly pluginSettingsPath: string;
+  /** The secrets vault of this configuration directory (opened lazily; errors carry vault codes). */
+  readonly vault: VaultStore;
 }
 
 export interface DomainInfo {

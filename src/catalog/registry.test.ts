@@ -57,6 +57,16 @@ describe('defineCatalog', () => {
     rejects(domain(command({ inputSchema: RootObject({ credentials: Type.String() }), examples: [] })));
   });
 
+  it('checks credential slots: names, duplicates, known kinds, descriptions', () => {
+    const slot = { name: 'token', acceptedKinds: ['github-token'], required: true, description: 'A token.' };
+    expect(defineCatalog([domain(command({ credentialSlots: [slot] }))]).byId.get('demo.echo')?.credentialSlots).toHaveLength(1);
+    rejects(domain(command({ credentialSlots: [{ ...slot, name: 'Token' }] })));
+    rejects(domain(command({ credentialSlots: [slot, slot] })));
+    rejects(domain(command({ credentialSlots: [{ ...slot, acceptedKinds: [] }] })));
+    rejects(domain(command({ credentialSlots: [{ ...slot, acceptedKinds: ['aws-key'] }] })));
+    rejects(domain(command({ credentialSlots: [{ ...slot, description: ' ' }] })));
+  });
+
   it('rejects incomplete effects', () => {
     const effects = { ...command().effects, impact: '' };
     rejects(domain(command({ effects })));

@@ -2,6 +2,7 @@
  * The catalog registry: validates descriptors once and produces immutable snapshots. Enabling or
  * disabling a domain never mutates a snapshot; it derives a new one with the next revision.
  */
+import { isSecretKind } from '../secrets/types.js';
 import { AhError } from '../errors.js';
 import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from './descriptor.js';
 import { domainOf } from './descriptor.js';
@@ -81,9 +82,18 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
       }
     });
   }
+  const slotNames = new Set<string>();
   for (const slot of d.credentialSlots ?? []) {
     if (!/^[a-z][a-z0-9_]*$/.test(slot.name)) problems.push(`credential slot '${slot.name}' has a bad name`);
+    if (slotNames.has(slot.name)) problems.push(`credential slot '${slot.name}' is declared twice`);
+    slotNames.add(slot.name);
     if (slot.acceptedKinds.length === 0) problems.push(`credential slot '${slot.name}' accepts no kind`);
+    for (const kind of slot.acceptedKinds) {
+      if (!isSecretKind(kind)) problems.push(`credential slot '${slot.name}' accepts unknown kind '${kind}'`);
+    }
+    if (typeof slot.description !== 'string' || slot.description.trim() === '') {
+      problems.push(`credential slot '${slot.name}' needs a description`);
+    }
   }
   return problems;
 }

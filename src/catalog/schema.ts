@@ -3,8 +3,8 @@
  * and the JSON Schema); validation uses Ajv's 2020-12 dialect, compiled once per schema object.
  */
 import { Type, type TSchema, type TObject, type TProperties, type Static } from '@sinclair/typebox';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import * as formatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { loadAjv, loadAjvFormats } from './ajv-loader.js';
 
 export { Type };
 export type { TSchema, TObject, Static };
@@ -52,17 +52,23 @@ export function toJsonSchema(schema: TSchema | JsonSchema): JsonSchema {
 // ajv-formats ships CommonJS; depending on the loader its function sits one or two defaults deep.
 type AddFormats = (ajv: Ajv2020) => unknown;
 function addFormats(instance: Ajv2020): void {
-  let fn: unknown = formatsModule;
+  let fn: unknown = loadAjvFormats();
   while (typeof fn !== 'function' && fn && typeof fn === 'object' && 'default' in fn) fn = (fn as { default: unknown }).default;
   (fn as AddFormats)(instance);
 }
+
+/** One set of options, shared with the build's ahead-of-time validators (scripts/build.mjs). */
+export const AJV_OPTIONS = { allErrors: false, strict: false, useDefaults: true, validateFormats: true, validateSchema: false } as const;
+
+/** Adds the string formats to an Ajv instance (the build uses it for ahead-of-time validators). */
+export { addFormats as addAjvFormats };
 
 let shared: Ajv2020 | undefined;
 function ajv(): Ajv2020 {
   if (!shared) {
     // Schemas are checked against the 2020-12 meta-schema once, when a catalog is verified
     // (schemaProblems), not on every compile: that keeps the meta-schema off the start-up path.
-    shared = new Ajv2020({ allErrors: false, strict: false, useDefaults: true, validateFormats: true, validateSchema: false });
+    shared = new (loadAjv().Ajv2020)(AJV_OPTIONS);
     addFormats(shared);
   }
   return shared;

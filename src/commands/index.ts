@@ -7,6 +7,7 @@ import { mcpDomain } from './mcp/index.js';
 import { pluginsDomain } from './plugins/index.js';
 import { runDomain } from './run/index.js';
 import { searchDomain } from './search/index.js';
+import { secretsDomain } from './secrets/index.js';
 
 export const BUILTIN_DOMAINS: readonly DomainModule[] = [
   aiDomain,
@@ -16,4 +17,5 @@ export const BUILTIN_DOMAINS: readonly DomainModule[] = [
   pluginsDomain,
   runDomain,
   searchDomain,
+  secretsDomain,
 ];

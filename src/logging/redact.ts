@@ -18,7 +18,20 @@ export function tokenize(name: string): string[] {
     .map((t) => t.toLowerCase());
 }
 
+// Names repeat from call to call (path, context, cwd …): the answer is kept, in a bounded map.
+const NAME_CACHE_LIMIT = 1024;
+const nameCache = new Map<string, boolean>();
+
 export function isSensitiveName(name: string): boolean {
+  const cached = nameCache.get(name);
+  if (cached !== undefined) return cached;
+  const sensitive = classifyName(name);
+  if (nameCache.size >= NAME_CACHE_LIMIT) nameCache.clear();
+  nameCache.set(name, sensitive);
+  return sensitive;
+}
+
+function classifyName(name: string): boolean {
   const tokens = tokenize(name);
   if (tokens.length === 1 && tokens[0] === 'basic') return true;
   for (let i = 0; i < tokens.length; i += 1) {
@@ -32,8 +45,12 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s@]+)@/gi;
 const QUERY_PARAM = /([?&])([^=&#\s]+)=([^&#\s]*)/g;
 const HEADER_LINE = /^(\s*)([A-Za-z0-9_.-]+)(\s*[:=]\s*)(.+)$/;
 
+const MAY_NEED_REDACTION = /[@=:]|bearer|basic/i;
+
 /** Redacts secrets embedded in free text: URL userinfo, sensitive query values, `Name: value`. */
 export function redactText(text: string): string {
+  // Every rule below needs one of '@', '=', ':' or a bearer/basic scheme word; most strings have none.
+  if (!MAY_NEED_REDACTION.test(text)) return text;
   let result = text.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
   result = result.replace(QUERY_PARAM, (m, sep: string, key: string) => (isSensitiveName(key) ? `${sep}${key}=${REDACTED}` : m));
   const header = HEADER_LINE.exec(result);

@@ -137,3 +137,50 @@ export function execCapture(program: string, args: readonly string[], options: E
     });
   });
 }
+
+/** A long-lived helper whose lifetime is tied to ours through its stdin pipe (see holdWhileAlive). */
+export interface HeldChild {
+  /** Resolves with the first stdout line, or null once the helper has exited without one. */
+  readonly firstLine: Promise<string | null>;
+  /** Resolves with the exit code once the helper is gone. */
+  readonly exited: Promise<number | null>;
+  /** Closes the helper's stdin: a helper that reads it to EOF then ends on its own. */
+  release(): void;
+}
+
+/**
+ * Starts a helper that keeps running until its stdin reaches EOF. EOF comes from `release()` or,
+ * when this process dies for any reason (even SIGKILL), from the kernel closing the pipe, so a
+ * resource the helper holds (an flock) can never outlive us. Nothing here keeps the event loop
+ * alive.
+ */
+export function holdWhileAlive(program: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>): HeldChild {
+  const child = spawn(program, args, { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true, shell: false });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('close', (code) => resolve(code));
+  });
+  const firstLine = new Promise<string | null>((resolve) => {
+    let text = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const end = text.indexOf('\n');
+      if (end >= 0) resolve(text.slice(0, end));
+    });
+    void exited.then(() => resolve(null));
+  });
+  child.stdin?.on('error', () => undefined);
+  // Only once the helper has answered: until then its pipe must keep us waiting for it.
+  void firstLine.then(() => {
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  });
+  return {
+    firstLine,
+    exited,
+    release: () => {
+      child.stdin?.end();
+    },
+  };
+}

@@ -224,3 +224,32 @@ function spawnError(program: string, error: unknown): AhError {
   }
   return new AhError({ code: 'COMMAND_EXECUTION_FAILED', message: `could not start ${program}`, cause, operation: 'process.execute' });
 }
+
+/**
+ * Starts a program that outlives us (a URL opener) and forgets it: no output captured, errors
+ * swallowed. Resolves whether the process could be started at all.
+ */
+export function launchDetached(
+  program: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(program, args, {
+        env: env as NodeJS.ProcessEnv,
+        stdio: 'ignore',
+        detached: true,
+        windowsHide: true,
+        shell: false,
+      });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -41,7 +41,7 @@ describe('loadExternalPlugins', () => {
     expect(warnings).toEqual([]);
     expect(modules).toHaveLength(1);
     expect(modules[0]).toMatchObject({ domain: 'testkit', pluginName: 'ah-testkit', source: 'external', host: false });
-    expect(modules[0]?.commands.map((c) => c.id)).toEqual(['testkit.echo', 'testkit.gate']);
+    expect(modules[0]?.commands.map((c) => c.id)).toEqual(['testkit.echo', 'testkit.gate', 'testkit.vault-probe']);
   });
 
   it('accepts a named `domain` export, .js files, and ignores other files', async () => {

@@ -75,11 +75,11 @@ export class Executor {
   start(call: PreparedCall, options: StartOptions): Execution {
     this.checkAdmission();
     this.activeSlots += 1;
-    const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(options.signal?.reason);
-    if (options.signal?.aborted) controller.abort(options.signal.reason);
-    else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-
+    // The caller's signal goes straight to executeCall; cancel() reaches it through a handle, so a
+    // call costs one AbortController (the handler's) and one listener, not two of each.
+    let cancelCall: (reason: AhError) => void = () => undefined;
+    // executeCall may end physically before returning (a caller signal that is already aborted).
+    let execution: Execution | undefined;
     let released = false;
     let resolvePhysical: () => void = () => undefined;
     const physical = new Promise<void>((r) => {
@@ -89,33 +89,31 @@ export class Executor {
       if (released) return;
       released = true;
       this.activeSlots -= 1;
-      this.running.delete(execution);
-      options.signal?.removeEventListener('abort', onCallerAbort);
+      if (execution) this.running.delete(execution);
       resolvePhysical();
     };
     const started = performance.now();
     const logical = executeCall(this.core, call, {
       transport: 'mcp',
-      signal: controller.signal,
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       onPhysicalEnd: release,
+      onCancelHandle: (cancel) => {
+        cancelCall = cancel;
+      },
     }).then((outcome) => {
       this.log(call, options, outcome, performance.now() - started);
       return outcome;
     });
-    const execution: Execution = {
+    execution = {
       logical,
       physical,
       cancel: (reason) => {
-        if (!controller.signal.aborted) {
-          controller.abort(
-            reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' }),
-          );
-        }
+        cancelCall(reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' }));
       },
       physicallyDone: () => released,
     };
-    this.running.add(execution);
+    if (!released) this.running.add(execution);
     return execution;
   }
 

@@ -2,13 +2,14 @@
  * The single call path shared by every surface: look up, validate input, resolve context, run
  * under a deadline and AbortSignal, validate output, log once. Surfaces never call handlers directly.
  */
-import { domainOf, type CommandDescriptor, type HostApi, type Notice } from '../catalog/descriptor.js';
+import { type CommandContext, type CommandDescriptor, domainOf, type HostApi, type Notice } from '../catalog/descriptor.js';
 import type { CatalogSnapshot } from '../catalog/registry.js';
 import { compile, describeErrors } from '../catalog/schema.js';
 import { AhError, internalError, toDiagnostic } from '../errors.js';
 import type { CommandCompletedInput, EventLog } from '../logging/types.js';
 import type { Env } from '../platform/paths.js';
 import { type ContextDefaults, needsExplicitCwd, type ResolvedContext, resolveContext } from './context.js';
+import { type CredentialIds, checkCredentialIds, resolveCredentials } from './credentials.js';
 
 export interface RuntimeCore {
   snapshot(): CatalogSnapshot;
@@ -20,8 +21,10 @@ export interface RuntimeCore {
 
 export interface CallRequest {
   commandId: string;
-  /** Command arguments, without `context` (and later `credentials`). */
+  /** Command arguments, without `context` and `credentials`. */
   arguments: Record<string, unknown>;
+  /** Raw slot → vault record id mapping as received (MCP `credentials`, CLI `--credential`). */
+  credentials?: unknown;
   /** Raw per-call context as received (MCP) or built from globals (CLI). */
   context?: unknown;
   defaults: ContextDefaults & {
@@ -37,6 +40,8 @@ export interface PreparedCall {
   descriptor: CommandDescriptor;
   input: Record<string, unknown>;
   context: ResolvedContext;
+  /** Checked slot → record id mapping; values are read only when the call runs. */
+  credentialIds: CredentialIds;
 }
 
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
@@ -44,6 +49,9 @@ export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 export type CallOutcome =
   | { ok: true; state: 'succeeded'; data: Record<string, unknown>; notices: Notice[]; text?: string; executionMs: number }
   | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
+
+const NO_CREDENTIALS: CredentialIds = Object.freeze({});
+const NO_RESOLVED_CREDENTIALS: CommandContext['credentials'] = Object.freeze({});
 
 const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 
@@ -81,7 +89,11 @@ export function prepareCall(snapshot: CatalogSnapshot, req: CallRequest): Prepar
     req.defaults.httpCwdRule === true && (req.defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
   const { cwd, limit, timeoutMs } = req.defaults;
   const context = resolveContext(req.context, { cwd, limit, timeoutMs, requireAbsoluteCwd });
-  return { descriptor, input, context };
+  const credentialIds =
+    req.credentials === undefined && descriptor.credentialSlots === undefined
+      ? NO_CREDENTIALS
+      : checkCredentialIds(descriptor, req.credentials);
+  return { descriptor, input, context, credentialIds };
 }
 
 export interface ExecuteOptions {
@@ -90,6 +102,11 @@ export interface ExecuteOptions {
   onProgress?: (message: string) => void;
   /** Called once the handler has physically finished, even after a logical cancel or timeout. */
   onPhysicalEnd?: () => void;
+  /**
+   * Receives, synchronously, a function that cancels this call like an abort of `signal` with that
+   * reason (no-op once the call has completed). Lets the executor cancel without a second signal.
+   */
+  onCancelHandle?: (cancel: (reason: AhError) => void) => void;
   transport: 'cli' | 'mcp';
 }
 
@@ -135,6 +152,9 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       return;
     }
     options.signal?.addEventListener('abort', onExternalAbort, { once: true });
+    options.onCancelHandle?.((reason) => {
+      if (!done) stop(reason, reason.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
+    });
     if (timeoutMs !== null) {
       timer = setTimeout(() => {
         stop(
@@ -151,22 +171,30 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       timer.unref?.();
     }
 
+    const context = (credentials: CommandContext['credentials']): CommandContext => ({
+      cwd: call.context.cwd,
+      limit: call.context.limit,
+      signal: controller.signal,
+      deadline,
+      env: core.env,
+      credentials,
+      notice: (n) => notices.push(n),
+      progress: (message) => options.onProgress?.(message),
+      host: core.host,
+      transport: options.transport,
+    });
     let physical: Promise<unknown>;
-    try {
-      physical = call.descriptor.run(call.input, {
-        cwd: call.context.cwd,
-        limit: call.context.limit,
-        signal: controller.signal,
-        deadline,
-        env: core.env,
-        credentials: {},
-        notice: (n) => notices.push(n),
-        progress: (message) => options.onProgress?.(message),
-        host: core.host,
-        transport: options.transport,
-      });
-    } catch (error) {
-      physical = Promise.reject(error);
+    if (Object.keys(call.credentialIds).length > 0) {
+      // Values are read at the last moment and handed to the handler only.
+      physical = resolveCredentials(call.descriptor, call.credentialIds, core.host.vault).then((credentials) =>
+        controller.signal.aborted ? undefined : call.descriptor.run(call.input, context(credentials)),
+      );
+    } else {
+      try {
+        physical = call.descriptor.run(call.input, context(NO_RESOLVED_CREDENTIALS));
+      } catch (error) {
+        physical = Promise.reject(error);
+      }
     }
     physical
       .then(

@@ -5,6 +5,7 @@
 import type { CatalogView, HostApi } from '../catalog/descriptor.js';
 import { CatalogSnapshot, type Definition } from '../catalog/registry.js';
 import { updateDisabledDomains } from '../plugins/settings.js';
+import type { VaultStore } from '../secrets/types.js';
 
 export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 
@@ -12,10 +13,13 @@ export class LiveCatalog implements HostApi {
   private current: CatalogSnapshot;
   private readonly listeners = new Set<CatalogListener>();
   readonly pluginSettingsPath: string;
+  readonly vault: VaultStore;
 
-  constructor(definition: Definition, disabledDomains: readonly string[], pluginSettingsPath: string) {
+  constructor(definition: Definition, disabledDomains: readonly string[], pluginSettingsPath: string, vault: VaultStore) {
     this.current = new CatalogSnapshot(definition, disabledDomains, 1);
     this.pluginSettingsPath = pluginSettingsPath;
+    // The vault opens its file per call, so holding it costs nothing for commands that never use it.
+    this.vault = vault;
   }
 
   snapshot(): CatalogSnapshot {

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tempDir } from './tmp.js';
+import { suiteTempDir, tempDir } from './tmp.js';
 
 export const AH_BIN = resolve(import.meta.dirname, '../../bin/ah.js');
 
@@ -23,8 +23,8 @@ export interface AhEnv {
 }
 
 /** Isolated environment: own AH_CONFIG_DIR and HOME, no colours. */
-export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): AhEnv {
-  const root = tempDir('ah-env-');
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}, options: { suite?: boolean } = {}): AhEnv {
+  const root = options.suite ? suiteTempDir('ah-env-') : tempDir('ah-env-');
   const configDir = join(root, 'config');
   const home = join(root, 'home');
   mkdirSync(configDir, { recursive: true });

@@ -1,5 +1,6 @@
 /** A CommandContext for calling handlers directly in unit tests. */
 import type { CatalogView, CommandContext, HostApi, Notice } from '../../src/catalog/descriptor.js';
+import { testVault } from './vault.js';
 
 export interface TestContext extends CommandContext {
   notices: Notice[];
@@ -19,6 +20,7 @@ export const testHost: HostApi = {
   catalog: () => emptyCatalog,
   setDisabledDomains: () => Promise.reject(new Error('no plugin settings in this test context')),
   pluginSettingsPath: '/nonexistent/plugins.json',
+  vault: testVault(),
 };
 
 export function testContext(overrides: Partial<CommandContext> & { cwd: string }): TestContext {

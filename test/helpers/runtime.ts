@@ -5,6 +5,7 @@ import { RootObject, Type } from '../../src/catalog/schema.js';
 import type { CommandCompletedInput, EventLog } from '../../src/logging/types.js';
 import { prepareCall, type PreparedCall, type RuntimeCore } from '../../src/runtime/invoke.js';
 import { LiveCatalog } from '../../src/runtime/live-catalog.js';
+import { testVault } from './vault.js';
 
 const effects = {
   readOnly: true,
@@ -86,7 +87,7 @@ export function memoryLog(): EventLog & { records: CommandCompletedInput[] } {
 }
 
 export function testRuntime(gate: Gate, settingsPath = '/nonexistent/plugins.json') {
-  const catalog = new LiveCatalog(defineCatalog([testDomain(gate)]), [], settingsPath);
+  const catalog = new LiveCatalog(defineCatalog([testDomain(gate)]), [], settingsPath, testVault());
   const log = memoryLog();
   const core: RuntimeCore = { snapshot: () => catalog.snapshot(), host: catalog, log, env: {} };
   const prepare = (id: string, args: Record<string, unknown> = {}, timeoutMs: number | null = null): PreparedCall =>

@@ -4,7 +4,7 @@ import { CatalogSnapshot, defineCatalog } from '../../catalog/registry.js';
 import { compile } from '../../catalog/schema.js';
 import { fakeHost } from '../../../test/fixtures/plugins/fake-host.js';
 import { sampleModules } from '../../../test/fixtures/plugins/sample-catalog.js';
-import { testContext } from '../../../test/helpers/context.js';
+import { testContext, testHost } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { BUILTIN_DOMAINS } from '../index.js';
 import { info } from './info.js';
@@ -74,7 +74,12 @@ describe('ai.info', () => {
     const snapshot = new CatalogSnapshot(defineCatalog(BUILTIN_DOMAINS, { verifyExamples: () => false }), [], 1);
     const ctx = testContext({
       cwd: tempDir(),
-      host: { catalog: () => snapshot, setDisabledDomains: async () => ({ disabled: [], changed: false }), pluginSettingsPath: '/x' },
+      host: {
+        catalog: () => snapshot,
+        setDisabledDomains: async () => ({ disabled: [], changed: false }),
+        pluginSettingsPath: '/x',
+        vault: testHost.vault,
+      },
     });
     const out = await info.run({}, ctx);
     const validate = compile(info.outputSchema);

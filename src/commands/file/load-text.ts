@@ -1,9 +1,9 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
+import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
-import { decodeUtf8, looksLikeText, SNIFF_BYTES } from '../../platform/text.js';
+import { decodeUtf8, SNIFF_BYTES } from '../../platform/text.js';
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -58,16 +58,59 @@ export async function resolvePath(cwd: string, path: string, followSymlinks: boo
   return { absolute, info: link, real: absolute };
 }
 
+// The read path uses the callback API on a bare descriptor: no FileHandle object, one fstat, and
+// the close is not waited for (it cannot change the result). Still asynchronous, off the loop.
+function openAsync(path: string, flags: string | number): Promise<number> {
+  return new Promise((done, fail) => openFd(path, flags, (error, fd) => (error ? fail(error) : done(fd))));
+}
+
+function fstatAsync(fd: number): Promise<Stats> {
+  return new Promise((done, fail) => fstatFd(fd, (error, info) => (error ? fail(error) : done(info))));
+}
+
+function readAsync(fd: number, buffer: Buffer, offset: number): Promise<number> {
+  return new Promise((done, fail) =>
+    readFd(fd, buffer, offset, buffer.length - offset, null, (error, bytesRead) => (error ? fail(error) : done(bytesRead))),
+  );
+}
+
+/**
+ * Reads from the current position: `size` bytes when the stat size is known (as readFile does),
+ * else chunks until end of file (procfs and similar report size 0).
+ */
+async function readToEnd(fd: number, size: number): Promise<Buffer> {
+  if (size > 0) {
+    const buffer = Buffer.allocUnsafe(size);
+    let length = 0;
+    while (length < size) {
+      const bytesRead = await readAsync(fd, buffer, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return length < size ? buffer.subarray(0, length) : buffer;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const bytesRead = await readAsync(fd, chunk, 0);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
 /**
  * Opens the file for reading. Where the platform has O_NOFOLLOW, the symlink policy costs no extra
  * system call: opening a symlink fails with ELOOP, and only then is the path looked at again.
  */
-async function openForRead(cwd: string, path: string, followSymlinks: boolean): Promise<FileHandle> {
+async function openForRead(cwd: string, path: string, followSymlinks: boolean): Promise<number> {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
   const noFollow = constants.O_NOFOLLOW;
   if (!followSymlinks && noFollow === undefined) await resolvePath(cwd, path, false);
   try {
-    return await open(absolute, followSymlinks || noFollow === undefined ? 'r' : constants.O_RDONLY | noFollow);
+    return await openAsync(absolute, followSymlinks || noFollow === undefined ? 'r' : constants.O_RDONLY | noFollow);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !followSymlinks) {
       const link = await lstat(absolute).catch(() => undefined);
@@ -79,12 +122,12 @@ async function openForRead(cwd: string, path: string, followSymlinks: boolean): 
 
 /** Loads a UTF-8 text file within `maxBytes`; refuses directories, binaries and oversize files. */
 export async function loadText(cwd: string, path: string, maxBytes: number, followSymlinks: boolean): Promise<string> {
-  const handle = await openForRead(cwd, path, followSymlinks);
+  const fd = await openForRead(cwd, path, followSymlinks);
   let bytes: Buffer;
   try {
     let info: Stats;
     try {
-      info = await handle.stat();
+      info = await fstatAsync(fd);
     } catch (error) {
       throw fsError(error, path, 'FILE_READ_FAILED');
     }
@@ -103,17 +146,19 @@ export async function loadText(cwd: string, path: string, maxBytes: number, foll
       });
     }
     try {
-      bytes = await handle.readFile();
+      bytes = await readToEnd(fd, info.size);
     } catch (error) {
       throw fsError(error, path, 'FILE_READ_FAILED');
     }
   } finally {
-    await handle.close().catch(() => undefined);
+    closeFd(fd, () => undefined);
   }
   if (bytes.length > maxBytes) {
     throw new AhError({ code: 'INVALID_ARGUMENT', message: `file is too large: ${bytes.length} bytes > --max-bytes ${maxBytes}` });
   }
-  const text = looksLikeText(bytes.subarray(0, SNIFF_BYTES), bytes.length <= SNIFF_BYTES) ? decodeUtf8(bytes) : null;
+  // The whole buffer is decoded strictly (valid UTF-8 or null), which covers the sniff window's
+  // UTF-8 check; what the sniff adds is the NUL test, a native search here.
+  const text = bytes.subarray(0, SNIFF_BYTES).indexOf(0) === -1 ? decodeUtf8(bytes) : null;
   if (text === null) {
     throw new AhError({ code: 'INVALID_ARGUMENT', message: 'binary or non-UTF8 file is not supported', cause: path });
   }

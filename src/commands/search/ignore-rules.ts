@@ -135,7 +135,9 @@ function testSelf(rules: Ignore, path: string): { ignored: boolean; unignored: b
 export function isIgnored(layers: readonly Layer[], absolute: string, isDir: boolean): boolean {
   let ignored = false;
   for (const { base, rules } of layers) {
-    const rel = relative(base, absolute);
+    // Layers belong to ancestors of the walked path: slicing is path.relative without its cost.
+    const prefix = base.endsWith(sep) ? base : base + sep;
+    const rel = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : relative(base, absolute);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
     const result = testSelf(rules, toPosix(rel) + (isDir ? '/' : ''));
     if (result.ignored) ignored = true;

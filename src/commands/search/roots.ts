@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
-import { walkFiles, type WalkCounters, type WalkedFile, type WalkOptions } from './walker.js';
+import { walkBatches, walkFiles, type WalkCounters, type WalkedFile, type WalkOptions } from './walker.js';
 
 export const BACKEND = 'ignore+node';
 
@@ -85,5 +85,16 @@ export async function* filesOf(roots: readonly Root[], options: WalkOptions, cou
       continue;
     }
     yield* walkFiles(root.absolute, options, counters);
+  }
+}
+
+/** filesOf in batches (consecutive files of one directory), for consumers that work per batch. */
+export async function* batchesOf(roots: readonly Root[], options: WalkOptions, counters: WalkCounters): AsyncGenerator<WalkedFile[]> {
+  for (const root of roots) {
+    if (root.isFile) {
+      yield [{ absolute: root.absolute, relative: root.given }];
+      continue;
+    }
+    yield* walkBatches(root.absolute, options, counters);
   }
 }

@@ -1,10 +1,9 @@
-import { open } from 'node:fs/promises';
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { decodeUtf8, looksLikeText, SNIFF_BYTES } from '../../platform/text.js';
-import { createMatcher } from './matcher.js';
-import { BACKEND, compileGlobs, displayPath, filesOf, resolveRoots, SEARCH_EFFECTS } from './roots.js';
-import type { WalkedFile } from './walker.js';
+import { createSpec } from './matcher.js';
+import { scanInline, scanPool } from './pool.js';
+import { BACKEND, batchesOf, compileGlobs, displayPath, resolveRoots, SEARCH_EFFECTS } from './roots.js';
+import type { FileResult } from './scan.js';
 
 const input = RootObject({
   pattern: Type.String({ minLength: 1, description: 'Text to find (a regular expression with regex: true)' }),
@@ -48,26 +47,11 @@ const output = RootObject({
 type Output = Static<typeof output>;
 type Match = Static<typeof MATCH>;
 
-const BATCH = 48;
-
-type Loaded = { file: WalkedFile; kind: 'text'; bytes: Buffer } | { file: WalkedFile; kind: 'large' | 'binary' | 'gone' };
-
-async function load(file: WalkedFile, maxBytes: number): Promise<Loaded> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(file.absolute, 'r');
-    const info = await handle.stat();
-    if (info.size > maxBytes) return { file, kind: 'large' };
-    const bytes = await handle.readFile();
-    if (bytes.length > maxBytes) return { file, kind: 'large' };
-    if (!looksLikeText(bytes.subarray(0, SNIFF_BYTES), bytes.length <= SNIFF_BYTES)) return { file, kind: 'binary' };
-    return { file, kind: 'text', bytes };
-  } catch {
-    return { file, kind: 'gone' };
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
+/** Files per chunk handed to a worker (the first chunks are smaller, to start the workers early). */
+const CHUNK = 32;
+const FIRST_CHUNK = 8;
+/** Chunks of one search in flight at once (bounds memory and the work past a reached limit). */
+const IN_FLIGHT = 8;
 
 function render(o: Output): string {
   const lines: string[] = [];
@@ -99,68 +83,126 @@ export const text = defineCommand({
   cli: { positionals: ['pattern', 'paths'], aliases: { glob: 'globs', context: 'context_lines' } },
   render,
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const matcher = createMatcher(args.pattern, args.regex, args.ignore_case);
+    // One match past the limit proves truncation exactly.
+    const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
+    const spec = createSpec(args.pattern, {
+      regex: args.regex,
+      ignoreCase: args.ignore_case,
+      maxBytes: args.max_bytes,
+      context: args.context_lines ?? 0,
+      maxHits: budget,
+    });
     const accept = compileGlobs(args.globs);
     const roots = await resolveRoots(ctx.cwd, args.paths);
     const counters = { skippedSymlinks: 0 };
-    const walk = filesOf(
+    const walk = batchesOf(
       roots,
       { followSymlinks: args.follow_symlinks, env: ctx.env, signal: ctx.signal, ...(accept ? { accept } : {}) },
       counters,
     );
-    // One match past the limit proves truncation exactly.
-    const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
-    const context = args.context_lines ?? 0;
     const matches: Match[] = [];
     const files = new Set<string>();
     let binary = 0;
     let large = 0;
-    let done = false;
-    while (!done) {
-      const batch: WalkedFile[] = [];
-      // next() by hand: breaking out of for-await would close the generator.
-      while (batch.length < BATCH) {
-        const step = await walk.next();
-        if (step.done) break;
-        batch.push(step.value);
-      }
-      if (batch.length === 0) break;
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const loaded = await Promise.all(batch.map((f) => load(f, args.max_bytes)));
-      for (const item of loaded) {
-        if (item.kind === 'large') large += 1;
-        if (item.kind === 'binary') binary += 1;
-        if (item.kind !== 'text' || !matcher.mayMatch(item.bytes)) continue;
-        const decoded = decodeUtf8(item.bytes);
-        if (decoded === null) {
+
+    // Chunks of files are scanned by the worker pool (or inline) and consumed strictly in walk order.
+    const pool = ctx.env.AH_SEARCH_WORKERS === '0' ? null : scanPool();
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const scan = (chunk: string[]) => (pool ? pool.scan(spec, chunk, cancel) : scanInline(spec, chunk, cancel));
+    const stop = () => {
+      if (pool) pool.cancel(cancel);
+      else Atomics.store(cancel, 0, 1);
+    };
+    let rejectAbort: (reason: unknown) => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      rejectAbort = reject;
+    });
+    aborted.catch(() => undefined);
+    const onAbort = () => {
+      stop();
+      rejectAbort(ctx.signal.reason);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    interface Pending {
+      files: string[];
+      results: FileResult[] | null | undefined;
+      done: Promise<void>;
+    }
+    const queue: Pending[] = [];
+    let full = false;
+    const dispatch = (chunk: string[]) => {
+      const item: Pending = { files: chunk, results: undefined, done: Promise.resolve() };
+      item.done = scan(chunk).then((r) => {
+        item.results = r;
+      });
+      // Errors surface when the chunk is consumed; never as an unhandled rejection.
+      item.done.catch(() => undefined);
+      queue.push(item);
+    };
+    const consume = (item: Pending) => {
+      const results = item.results;
+      if (results === null || results === undefined) throw ctx.signal.aborted ? ctx.signal.reason : new Error('search cancelled');
+      for (let i = 0; i < results.length; i += 1) {
+        const result = results[i] as FileResult;
+        if (result === 'n' || result === 'g') continue;
+        if (result === 'l') {
+          large += 1;
+          continue;
+        }
+        if (result === 'b') {
           binary += 1;
           continue;
         }
-        const hits = matcher.hits(decoded, budget - matches.length);
-        if (hits.length === 0) continue;
-        const path = displayPath(ctx.cwd, item.file.absolute);
+        const path = displayPath(ctx.cwd, item.files[i] as string);
         files.add(path);
-        const lines = context > 0 ? decoded.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) : [];
-        const around = (from: number, to: number) => {
-          const out: { line: number; text: string }[] = [];
-          for (let n = Math.max(1, from); n <= Math.min(lines.length, to); n += 1) out.push({ line: n, text: lines[n - 1] as string });
-          return out;
-        };
-        for (const hit of hits) {
-          matches.push({
-            path,
-            line: hit.line,
-            column: hit.column,
-            text: hit.text,
-            context_before: context > 0 ? around(hit.line - context, hit.line - 1) : [],
-            context_after: context > 0 ? around(hit.line + 1, hit.line + context) : [],
-          });
+        for (const hit of result) {
+          matches.push({ path, line: hit.line, column: hit.column, text: hit.text, context_before: hit.before, context_after: hit.after });
+          if (matches.length >= budget) break;
         }
         if (matches.length >= budget) {
-          done = true;
-          break;
+          full = true;
+          return;
         }
       }
+    };
+    const settle = async (item: Pending) => {
+      await Promise.race([item.done, aborted]);
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      consume(item);
+    };
+
+    try {
+      let chunk: string[] = [];
+      let size = FIRST_CHUNK;
+      for (;;) {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        // Consume whatever finished at the head, and wait when too much is in flight.
+        while (queue.length > 0 && !full && ((queue[0] as Pending).results !== undefined || queue.length >= IN_FLIGHT)) {
+          await settle(queue.shift() as Pending);
+        }
+        if (full) break;
+        // next() by hand: breaking out of for-await would close the generator.
+        const next = walk.next();
+        next.catch(() => undefined);
+        const step = await Promise.race([next, aborted]);
+        if (step.done) break;
+        for (const file of step.value) {
+          chunk.push(file.absolute);
+          if (chunk.length >= size) {
+            dispatch(chunk);
+            chunk = [];
+            size = Math.min(CHUNK, size * 2);
+          }
+        }
+      }
+      if (!full && chunk.length > 0) dispatch(chunk);
+      while (queue.length > 0 && !full) await settle(queue.shift() as Pending);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      // Stop the workers on whatever is left (a reached limit, an abort or an error).
+      stop();
+      await walk.return(undefined).catch(() => undefined);
     }
     const truncated = matches.length > (ctx.limit ?? Number.POSITIVE_INFINITY);
     if (truncated) matches.length = ctx.limit as number;

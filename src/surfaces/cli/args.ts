@@ -3,7 +3,7 @@
  * snake_case fields are --kebab-case flags, booleans are switches, arrays repeat, positionals and
  * an opaque `rest` field come from the hints. Global options are lifted out on the way.
  */
-import type { CliHints } from '../../catalog/descriptor.js';
+import type { CliHints, CredentialSlot } from '../../catalog/descriptor.js';
 import { type JsonSchema, toJsonSchema, type TSchema } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { type Globals, takeGlobal } from './globals.js';
@@ -13,6 +13,24 @@ export interface ArgSpec {
   id: string;
   inputSchema: TSchema | JsonSchema;
   cli?: CliHints | undefined;
+  credentialSlots?: readonly CredentialSlot[] | undefined;
+}
+
+/** The reserved input key under which `--credential SLOT=ID` pairs are collected (split off again before validation). */
+export const CREDENTIALS_KEY = 'credentials';
+
+function addCredential(spec: ArgSpec, input: Record<string, unknown>, raw: string): void {
+  const slots = spec.credentialSlots ?? [];
+  if (slots.length === 0) throw usageError(spec, `'${commandPath(spec.id)}' takes no --credential`);
+  const eq = raw.indexOf('=');
+  if (eq <= 0 || eq === raw.length - 1) {
+    throw usageError(spec, `--credential expects SLOT=ID (slots: ${slots.map((s) => s.name).join(', ')})`);
+  }
+  const map = (input[CREDENTIALS_KEY] as Record<string, string> | undefined) ?? {};
+  const slot = raw.slice(0, eq);
+  if (Object.hasOwn(map, slot)) throw usageError(spec, `--credential names slot '${slot}' twice`);
+  map[slot] = raw.slice(eq + 1);
+  input[CREDENTIALS_KEY] = map;
 }
 
 type PropKind = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'json';
@@ -106,6 +124,13 @@ export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globa
       const name = token.slice(2, eq === -1 ? undefined : eq);
       const inline = eq === -1 ? undefined : token.slice(eq + 1);
       const field = flags.get(name);
+      if (field === undefined && name === 'credential') {
+        const value = inline ?? tokens[i + 1];
+        if (value === undefined) throw usageError(spec, '--credential needs SLOT=ID');
+        addCredential(spec, input, value);
+        i += inline === undefined ? 2 : 1;
+        continue;
+      }
       if (field === undefined) {
         const used = takeGlobal(tokens, i, globals);
         if (used > 0) {

@@ -1,5 +1,5 @@
 /** Help text for root, domain and command, generated from the catalog (nothing kept by hand). */
-import type { CliHints, DomainInfo, Example } from '../../catalog/descriptor.js';
+import type { CliHints, CredentialSlot, DomainInfo, Example } from '../../catalog/descriptor.js';
 import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
 import { argvForExample, usageFor } from '../../commands/ai/usage.js';
 import { GLOBAL_OPTIONS } from './globals.js';
@@ -12,6 +12,7 @@ export interface HelpCommand {
   description: string;
   inputSchema: TSchema | JsonSchema;
   cli?: CliHints | undefined;
+  credentialSlots?: readonly CredentialSlot[] | undefined;
   examples: readonly Example[];
   risk?: string;
 }
@@ -95,6 +96,12 @@ export function commandHelp(command: HelpCommand, style: Style): string {
         describeOption(name, prop, required.has(name)),
       ];
     });
+  for (const slot of command.credentialSlots ?? []) {
+    optionRows.push([
+      `--credential ${slot.name}=ID`,
+      `${slot.description} Vault record id of kind ${slot.acceptedKinds.join(' or ')}${slot.required ? '; required' : ''} (see 'ah secrets list --kind ${slot.acceptedKinds[0] ?? ''}')`,
+    ]);
+  }
   const sections = [
     `${paint.bold(style, command.title)} — ${command.description}`,
     '',

@@ -4,6 +4,8 @@ import { RootObject, type TSchema, Type } from '../../catalog/schema.js';
 import type { EventLog } from '../../logging/types.js';
 import type { Env } from '../../platform/paths.js';
 import type { LiveCatalog } from '../../runtime/live-catalog.js';
+import { SERVICE_CLI_COMMANDS } from './service-commands.js';
+import { SECRETS_CLI_COMMANDS } from './secrets-commands.js';
 
 export interface HostCliEnv {
   /** Absolute base directory (process cwd or --cwd). */
@@ -62,4 +64,4 @@ const mcpServe: HostCliCommand = {
   },
 };
 
-export const HOST_CLI_COMMANDS: readonly HostCliCommand[] = [mcpServe];
+export const HOST_CLI_COMMANDS: readonly HostCliCommand[] = [mcpServe, ...SERVICE_CLI_COMMANDS, ...SECRETS_CLI_COMMANDS];

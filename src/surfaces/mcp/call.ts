@@ -45,17 +45,18 @@ export class UnknownToolError extends Error {
   }
 }
 
-function splitArguments(args: Record<string, unknown>): { args: Record<string, unknown>; context: unknown } {
-  const { context, ...rest } = args;
-  return { args: rest, context };
+function splitArguments(args: Record<string, unknown>): { args: Record<string, unknown>; context: unknown; credentials: unknown } {
+  const { context, credentials, ...rest } = args;
+  return { args: rest, context, credentials };
 }
 
 function prepare(core: McpCore, commandId: string, raw: Record<string, unknown>, forJob: boolean): PreparedCall {
-  const { args, context } = splitArguments(raw);
+  const { args, context, credentials } = splitArguments(raw);
   return prepareCall(core.catalog.snapshot(), {
     commandId,
     arguments: args,
     context,
+    credentials,
     defaults: {
       cwd: core.defaults.cwd,
       limit: core.defaults.limit,

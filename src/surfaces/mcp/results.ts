@@ -19,7 +19,12 @@ export const MAX_RENDERED_TEXT_BYTES = 16 * 1024;
 
 export function successResult(data: Record<string, unknown>, requestId: string, text?: string, notices?: readonly Notice[]): ToolResult {
   const execution: Record<string, unknown> = { request_id: requestId };
-  if (text !== undefined && text.length <= MAX_RENDERED_TEXT_BYTES && Buffer.byteLength(text) <= MAX_RENDERED_TEXT_BYTES)
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts skip the byte count.
+  if (
+    text !== undefined &&
+    text.length <= MAX_RENDERED_TEXT_BYTES &&
+    (text.length * 3 <= MAX_RENDERED_TEXT_BYTES || Buffer.byteLength(text) <= MAX_RENDERED_TEXT_BYTES)
+  )
     execution.text = text;
   if (notices && notices.length > 0) execution.notices = notices;
   return {

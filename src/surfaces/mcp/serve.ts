@@ -7,6 +7,7 @@ import { Executor } from '../../runtime/executor.js';
 import { JobRegistry } from '../../runtime/jobs.js';
 import type { HostCliEnv } from '../cli/host-commands.js';
 import { pathToFileURL } from 'node:url';
+import type { ManagedHooks } from '../../service/managed-instance.js';
 import type { McpCore, ServerFixtures } from './call.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands } from './tools.js';
@@ -56,8 +57,13 @@ function internalNumber(env: HostCliEnv['env'], name: string): number | undefine
   return Number(raw);
 }
 
-export async function serveFromCli(input: Record<string, unknown>, env: HostCliEnv): Promise<number> {
+export async function serveFromCli(input: Record<string, unknown>, env: HostCliEnv, managed?: ManagedHooks): Promise<number> {
   const options = serveOptions(input);
+  if (!managed && env.env.AH_MANAGED_STATE_DIR) {
+    // Started by the service manager: lease, runtime.json and exit recording live in service/.
+    const { runManaged } = await import('../../service/managed-instance.js');
+    return runManaged(env.env, options, (hooks) => serveFromCli(input, env, hooks));
+  }
   guardStdout();
   const snapshot = env.catalog.snapshot();
   const reserved = reservedJobCommands(snapshot);
@@ -91,7 +97,17 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
     const idleMs = internalNumber(env.env, 'AH_INTERNAL_MCP_SESSION_IDLE_MS');
-    await serveHttp(core, lifecycle, { port: options.port, version: env.version, ...(idleMs !== undefined ? { idleMs } : {}) });
+    const bound = await serveHttp(core, lifecycle, {
+      port: options.port,
+      version: env.version,
+      ...(idleMs !== undefined ? { idleMs } : {}),
+    });
+    await managed?.onReady({
+      port: bound.port,
+      pid: bound.identity.pid,
+      instanceId: bound.identity.instanceId,
+      version: bound.identity.version,
+    });
   } else {
     await serveStdio(core, lifecycle);
   }

@@ -5,7 +5,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../version.js';
 import { type CallMeta, callTool, type McpCore, UnknownToolError } from './call.js';
-import { toolList } from './tools.js';
+import { type ToolList, toolList } from './tools.js';
 
 const PROGRESS_INTERVAL_MS = 1000;
 let executionSequence = 0;
@@ -14,6 +14,42 @@ let executionSequence = 0;
 export function requestIdFor(id: string | number): string {
   executionSequence += 1;
   return `${typeof id === 'number' ? `mcp:n:${id}` : `mcp:s:${id}`}:e:${executionSequence}`;
+}
+
+/** A tools/list result and its JSON text, made once per catalog revision (per ToolList). */
+interface ListResult {
+  result: { tools: unknown[] };
+  json: string;
+}
+
+const listResults = new WeakMap<McpCore, WeakMap<ToolList, ListResult>>();
+/** Result object → its JSON, for transports that can write the text as it is (stdio). */
+const serializedResults = new WeakMap<object, string>();
+
+function listResult(core: McpCore): ListResult {
+  const list = toolList(core.catalog.snapshot());
+  let perCore = listResults.get(core);
+  if (!perCore) {
+    perCore = new WeakMap();
+    listResults.set(core, perCore);
+  }
+  let cached = perCore.get(list);
+  if (!cached) {
+    const fixtures = core.fixtures;
+    const result = { tools: fixtures ? [...list.tools, ...fixtures.tools] : list.tools };
+    cached = { result, json: JSON.stringify(result) };
+    perCore.set(list, cached);
+    serializedResults.set(result, cached.json);
+  }
+  return cached;
+}
+
+/**
+ * The JSON text of a result this module serialized ahead (the tools/list result), or undefined.
+ * Keyed by object identity, so a result the SDK rewrote on its way out is never matched.
+ */
+export function preserializedResult(result: unknown): string | undefined {
+  return typeof result === 'object' && result !== null ? serializedResults.get(result) : undefined;
 }
 
 type Notify = (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
@@ -57,10 +93,8 @@ export function createServer(core: McpCore): Server {
         'AIHelper tools (ah.*) read files, search, run checks and query git in a project. Pass context.cwd with the project directory. Long calls can run as background jobs via ah.job.start.',
     },
   );
-  server.setRequestHandler('tools/list', async () => {
-    const tools = toolList(core.catalog.snapshot()).tools;
-    return { tools: (fixtures ? [...tools, ...fixtures.tools] : tools) as never };
-  });
+  // The result object is shared by every request of one catalog revision: nothing may mutate it.
+  server.setRequestHandler('tools/list', async () => listResult(core).result as never);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
     if (fixtures?.tools.some((t) => t.name === params.name)) {

@@ -5,6 +5,7 @@
 import type { CommandDescriptor } from '../../catalog/descriptor.js';
 import type { CatalogSnapshot } from '../../catalog/registry.js';
 import { type JsonSchema, toJsonSchema } from '../../catalog/schema.js';
+import { credentialParagraph, credentialsSchema } from '../../runtime/credentials.js';
 import { JOB_TOOLS } from './job-tools.js';
 
 export const RISK_META = 'dev.aihelper/risk';
@@ -43,6 +44,7 @@ export function toolName(id: string): string {
 function describe(d: CommandDescriptor): string {
   const parts = [d.description.trim()];
   parts.push(CWD_LINE);
+  if (d.credentialSlots && d.credentialSlots.length > 0) parts.push(credentialParagraph(d.credentialSlots));
   if (d.examples.length > 0) {
     parts.push(['Examples:', ...d.examples.map((e) => `- ${e.description}: ${JSON.stringify(e.arguments)}`)].join('\n'));
   }
@@ -52,10 +54,13 @@ function describe(d: CommandDescriptor): string {
 
 export function descriptorTool(d: CommandDescriptor): ToolDefinition {
   const input = toJsonSchema(d.inputSchema);
-  const inputSchema: JsonSchema = {
-    ...input,
-    properties: { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA },
-  };
+  const slots = d.credentialSlots ?? [];
+  const properties: Record<string, unknown> = { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA };
+  const inputSchema: JsonSchema = { ...input, properties };
+  if (slots.length > 0) {
+    properties.credentials = credentialsSchema(slots);
+    if (slots.some((s) => s.required)) inputSchema.required = [...((input.required as string[] | undefined) ?? []), 'credentials'];
+  }
   return {
     name: toolName(d.id),
     title: d.title,

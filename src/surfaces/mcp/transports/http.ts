@@ -13,6 +13,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import { createServer } from '../server.js';
 import { controlShutdown, type Identity, readiness } from './control.js';
 import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError } from './local-guard.js';
+import { createSecretsRoute } from './secrets-route.js';
 import { SessionTable } from './sessions.js';
 
 export interface HttpOptions {
@@ -46,6 +47,7 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   });
   const shutdownState = { accepted: false };
   let boundPort = options.port;
+  const secretsSetup = createSecretsRoute({ vault: () => core.catalog.vault, port: () => boundPort });
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
@@ -97,6 +99,10 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       case '/control/shutdown':
         if (req.method !== 'POST') methodNotAllowed(res, 'POST');
         else await controlShutdown(req, res, identity, shutdownState, () => void lifecycle.shutdown('control'));
+        return;
+      case '/secrets/setup':
+      case '/secrets/setup/capability':
+        await secretsSetup(req, res, url);
         return;
       default:
         for (const extra of options.routes ?? []) {

@@ -1,0 +1,235 @@
+/**
+ * Reading and matching files for search text. Everything here is self-contained on purpose: the
+ * worker pool (pool.ts) ships these functions to worker threads as source text, so they may only
+ * use their parameters, each other and language globals (no imports, no module constants).
+ */
+
+/** What to look for; plain data so it can be posted to a worker. */
+export interface ScanSpec {
+  /** Exact literal (case-sensitive, not a regex): files are rejected by a byte search first. */
+  literal: string | null;
+  /** Regex source and flags (always `g` and `m`), used when `literal` is null. */
+  source: string;
+  flags: string;
+  maxBytes: number;
+  /** Lines of context before and after each hit (0 = none). */
+  context: number;
+  /** Stop after this many hits in one file. */
+  maxHits: number;
+}
+
+export interface ContextLine {
+  line: number;
+  text: string;
+}
+
+export interface Hit {
+  line: number;
+  /** 1-based column in characters (code points). */
+  column: number;
+  text: string;
+  before: ContextLine[];
+  after: ContextLine[];
+}
+
+/** Per file: 'n' text without hits, 'l' too large, 'b' binary or not UTF-8, 'g' unreadable, or the hits. */
+export type FileResult = 'n' | 'l' | 'b' | 'g' | Hit[];
+
+/** Synchronous file system and validation primitives (node:fs and node:buffer). */
+export interface ScanDeps {
+  openSync(path: string, flags: string): number;
+  fstatSync(fd: number): { size: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
+  closeSync(fd: number): void;
+  isAscii(bytes: Uint8Array): boolean;
+  isUtf8(bytes: Uint8Array): boolean;
+}
+
+/** Scratch state reused across files (one read buffer per thread). */
+export interface ScanState {
+  buffer: Buffer | null;
+}
+
+/** Reads a whole file into the reusable buffer; null when unreadable, 'l' when over maxBytes. */
+export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state: ScanState): Buffer | 'l' | 'g' {
+  let fd: number;
+  try {
+    fd = deps.openSync(path, 'r');
+  } catch {
+    return 'g';
+  }
+  try {
+    const size = deps.fstatSync(fd).size;
+    if (size > maxBytes) return 'l';
+    // One byte more than the size, so a read that fills it proves the file grew.
+    const want = Math.min(size + 1, maxBytes + 1);
+    let buffer = state.buffer;
+    if (buffer === null || buffer.length < want) {
+      buffer = Buffer.allocUnsafe(Math.max(want, 1 << 16));
+      state.buffer = buffer;
+    }
+    let n = 0;
+    for (;;) {
+      if (n === buffer.length) {
+        if (n > maxBytes) return 'l';
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(grown, 0, 0, n);
+        buffer = grown;
+        state.buffer = grown;
+      }
+      const read = deps.readSync(fd, buffer, n, buffer.length - n, null);
+      if (read === 0) break;
+      n += read;
+    }
+    if (n > maxBytes) return 'l';
+    return buffer.subarray(0, n);
+  } catch {
+    return 'g';
+  } finally {
+    try {
+      deps.closeSync(fd);
+    } catch {
+      // Nothing to do: the descriptor is gone either way.
+    }
+  }
+}
+
+/**
+ * The sniff of platform/text.ts `looksLikeText` on the first 8192 bytes, with the validation done
+ * by the native `isUtf8`: no NUL byte and valid UTF-8, where a multi-byte character cut off by the
+ * window's edge still counts as text (but not one cut off by the end of the file).
+ */
+export function sniffText(deps: ScanDeps, bytes: Uint8Array): boolean {
+  const window = 8192;
+  const end = Math.min(bytes.length, window);
+  const head = bytes.subarray(0, end);
+  if (head.indexOf(0) !== -1) return false;
+  if (deps.isAscii(head) || deps.isUtf8(head)) return true;
+  if (bytes.length <= window) return false;
+  // Drop an incomplete but well-formed sequence at the window's edge, then validate the rest.
+  let lead = end - 1;
+  while (lead >= 0 && end - lead <= 3 && ((head[lead] as number) & 0xc0) === 0x80) lead -= 1;
+  if (lead < 0 || end - lead > 4) return false;
+  const b = head[lead] as number;
+  const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
+  if (need === 0 || end - lead - 1 >= need) return false;
+  return deps.isUtf8(head.subarray(0, lead));
+}
+
+/** Strict UTF-8 decode (a leading BOM dropped, as TextDecoder does), or null when not UTF-8. */
+export function decodeText(deps: ScanDeps, bytes: Buffer): string | null {
+  if (deps.isAscii(bytes)) return bytes.toString('latin1');
+  if (!deps.isUtf8(bytes)) return null;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return bytes.toString('utf8', bom);
+}
+
+/** Number of characters (code points) in text[from, to). */
+export function codePointsBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/** One hit per line, in order, at most `max`; context lines attached when asked for. */
+export function findHits(text: string, literal: string | null, re: RegExp | null, max: number, context: number): Hit[] {
+  const hits: Hit[] = [];
+  let line = 1;
+  let counted = 0;
+  let from = 0;
+  while (from <= text.length && hits.length < max) {
+    let index: number;
+    if (re === null) {
+      index = text.indexOf(literal as string, from);
+      if (index === -1) break;
+    } else {
+      re.lastIndex = from;
+      const m = re.exec(text);
+      if (m === null) break;
+      index = m.index;
+    }
+    // Count newlines between the last counted position and the hit.
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line += 1;
+    const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+    let lineEnd = text.indexOf('\n', index);
+    if (lineEnd === -1) lineEnd = text.length;
+    const raw = text.slice(lineStart, lineEnd);
+    hits.push({
+      line,
+      column: codePointsBetween(text, lineStart, index) + 1,
+      text: raw.endsWith('\r') ? raw.slice(0, -1) : raw,
+      before: [],
+      after: [],
+    });
+    counted = lineEnd;
+    if (lineEnd >= text.length) break;
+    line += 1;
+    counted = lineEnd + 1;
+    from = lineEnd + 1;
+  }
+  if (context > 0 && hits.length > 0) {
+    const lines = text.split('\n');
+    const around = (first: number, last: number): ContextLine[] => {
+      const out: ContextLine[] = [];
+      for (let n = Math.max(1, first); n <= Math.min(lines.length, last); n += 1) {
+        const l = lines[n - 1] as string;
+        out.push({ line: n, text: l.endsWith('\r') ? l.slice(0, -1) : l });
+      }
+      return out;
+    };
+    for (const hit of hits) {
+      hit.before = around(hit.line - context, hit.line - 1);
+      hit.after = around(hit.line + 1, hit.line + context);
+    }
+  }
+  return hits;
+}
+
+/** Reads, sniffs and searches one file. */
+export function scanFile(
+  deps: ScanDeps,
+  spec: ScanSpec,
+  path: string,
+  state: ScanState,
+  needle: Buffer | null,
+  re: RegExp | null,
+): FileResult {
+  const bytes = readWhole(deps, path, spec.maxBytes, state);
+  if (bytes === 'l' || bytes === 'g') return bytes;
+  if (!sniffText(deps, bytes)) return 'b';
+  // Files that cannot contain the literal are never decoded.
+  if (needle !== null && bytes.indexOf(needle) === -1) return 'n';
+  const text = decodeText(deps, bytes);
+  if (text === null) return 'b';
+  const hits = findHits(text, spec.literal, re, spec.maxHits, spec.context);
+  return hits.length === 0 ? 'n' : hits;
+}
+
+/**
+ * Scans files in order. Returns null as soon as `cancel[0]` is non-zero (checked before every
+ * file), so a cancelled search stops within one file.
+ */
+export function scanChunk(
+  deps: ScanDeps,
+  spec: ScanSpec,
+  paths: readonly string[],
+  cancel: Int32Array | null,
+  state: ScanState,
+): FileResult[] | null {
+  const needle = spec.literal === null ? null : Buffer.from(spec.literal, 'utf8');
+  const re = spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
+  const results: FileResult[] = [];
+  for (const path of paths) {
+    if (cancel !== null && Atomics.load(cancel, 0) !== 0) return null;
+    results.push(scanFile(deps, spec, path, state, needle, re));
+  }
+  return results;
+}

@@ -1,0 +1,95 @@
+/**
+ * Everything a lifecycle operation touches, injected so the algorithms can run against the real
+ * system (systemd, HTTP, flock) or against fakes in contract tests.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Env } from '../platform/paths.js';
+import { isLocked, type HeldLock, tryLock } from './locks.js';
+import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
+import type { SchedulerAdapter } from './scheduler.js';
+import type { StateStore } from './state.js';
+
+export interface Timing {
+  /** start: readiness must match within this budget. */
+  startMs: number;
+  /** stop: graceful completion after the control shutdown. */
+  stopGraceMs: number;
+  /** stop: the whole operation, including the service-manager fallback. */
+  stopDeadlineMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_TIMING: Timing = { startMs: 15_000, stopGraceMs: 5_000, stopDeadlineMs: 15_000, pollMs: 100 };
+
+export interface ServiceContext {
+  adapter: SchedulerAdapter;
+  store: StateStore;
+  serviceId: string;
+  platform: 'linux' | 'win32';
+  env: Env;
+  /** The running ah's version (what a fresh managed server reports). */
+  version: string;
+  timing: Timing;
+  /** The adapter reports the service's main PID (systemd does; Task Scheduler does not). */
+  schedulerKnowsPid: boolean;
+  probe(port: number): Promise<Readiness>;
+  shutdown(port: number, instanceId: string): Promise<number>;
+  isAlive(pid: number): boolean;
+  fileExists(path: string): boolean;
+  lock(path: string, waitSeconds: number): Promise<HeldLock | null>;
+  leaseHeld(path: string): Promise<boolean>;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+}
+
+/** Live and not a zombie (an exited, unreaped process is gone for our purposes). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/** Test-only overrides of the budgets (not flags: a normal install never sets them). */
+export function timingFrom(env: Env): Timing {
+  const num = (name: string, fallback: number) => {
+    const raw = env[name];
+    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : fallback;
+  };
+  return {
+    startMs: num('AH_INTERNAL_SERVICE_START_TIMEOUT_MS', DEFAULT_TIMING.startMs),
+    stopGraceMs: num('AH_INTERNAL_SERVICE_STOP_GRACE_MS', DEFAULT_TIMING.stopGraceMs),
+    stopDeadlineMs: num('AH_INTERNAL_SERVICE_STOP_DEADLINE_MS', DEFAULT_TIMING.stopDeadlineMs),
+    pollMs: DEFAULT_TIMING.pollMs,
+  };
+}
+
+export function liveContext(parts: {
+  adapter: SchedulerAdapter;
+  store: StateStore;
+  serviceId: string;
+  platform: 'linux' | 'win32';
+  env: Env;
+  version: string;
+}): ServiceContext {
+  return {
+    ...parts,
+    timing: timingFrom(parts.env),
+    schedulerKnowsPid: parts.adapter.kind === 'systemd',
+    probe: (port) => probeReadiness(port),
+    shutdown: (port, id) => requestShutdown(port, id),
+    isAlive: pidAlive,
+    fileExists: (path) => existsSync(path),
+    lock: (path, waitSeconds) => tryLock(path, { env: parts.env, waitSeconds, platform: parts.platform }),
+    leaseHeld: (path) => isLocked(path, { env: parts.env, platform: parts.platform }),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    now: () => Date.now(),
+  };
+}

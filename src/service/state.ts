@@ -1,0 +1,212 @@
+/**
+ * Durable per-user state of the managed service (independent of AH_CONFIG_DIR):
+ * current.json (which definition is active; a repairable index), definitions/<id>.json
+ * (immutable, content-addressed), runtime.json (written by the managed server), lifecycle.json
+ * (the last lifecycle operation), and the permanent lock anchors lifecycle.lock / instance.lock.
+ */
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../platform/atomic-write.js';
+import { configurationId, parseDefinition, type ServiceDefinition, canonicalJson } from './definition.js';
+
+export type Read<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
+
+export interface CurrentIndex {
+  schema_version: 1;
+  service_id: string;
+  configuration_id: string;
+  updated_at: string;
+}
+
+export interface RuntimeExit {
+  code: number;
+  reason: string;
+  at: string;
+}
+
+export interface RuntimeRecord {
+  schema_version: 1;
+  service_id: string;
+  configuration_id: string;
+  pid: number;
+  instance_id: string;
+  version: string;
+  port: number;
+  started_at: string;
+  ready_at: string | null;
+  exit: RuntimeExit | null;
+}
+
+export interface LifecycleRecord {
+  schema_version: 1;
+  operation: string;
+  state: 'in_progress' | 'completed' | 'failed';
+  pid: number;
+  started_at: string;
+  finished_at: string | null;
+  diagnostic_code: string | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+
+function parseCurrent(v: unknown): CurrentIndex | null {
+  return isObject(v) && v.schema_version === 1 && isStr(v.service_id) && isStr(v.configuration_id) && isStr(v.updated_at)
+    ? (v as unknown as CurrentIndex)
+    : null;
+}
+
+function parseRuntime(v: unknown): RuntimeRecord | null {
+  if (!isObject(v) || v.schema_version !== 1) return null;
+  const exitOk = v.exit === null || (isObject(v.exit) && isInt(v.exit.code) && typeof v.exit.reason === 'string' && isStr(v.exit.at));
+  const ok =
+    isStr(v.service_id) &&
+    isStr(v.configuration_id) &&
+    isInt(v.pid) &&
+    isStr(v.instance_id) &&
+    isStr(v.version) &&
+    isInt(v.port) &&
+    isStr(v.started_at) &&
+    (v.ready_at === null || isStr(v.ready_at)) &&
+    exitOk;
+  return ok ? (v as unknown as RuntimeRecord) : null;
+}
+
+function parseLifecycle(v: unknown): LifecycleRecord | null {
+  const states = ['in_progress', 'completed', 'failed'];
+  const ok =
+    isObject(v) &&
+    v.schema_version === 1 &&
+    isStr(v.operation) &&
+    states.includes(v.state as string) &&
+    isInt(v.pid) &&
+    isStr(v.started_at) &&
+    (v.finished_at === null || isStr(v.finished_at)) &&
+    (v.diagnostic_code === null || isStr(v.diagnostic_code));
+  return ok ? (v as unknown as LifecycleRecord) : null;
+}
+
+async function readJson<T>(path: string, parse: (v: unknown) => T | null): Promise<Read<T>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'invalid', reason: `${path}: ${(error as Error).message}` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', reason: `${path} is not valid JSON` };
+  }
+  const parsed = parse(value);
+  return parsed === null ? { kind: 'invalid', reason: `${path} does not have the expected fields` } : { kind: 'ok', value: parsed };
+}
+
+async function removeIfPresent(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+export class StateStore {
+  constructor(readonly dir: string) {}
+
+  get currentPath(): string {
+    return join(this.dir, 'current.json');
+  }
+  get runtimePath(): string {
+    return join(this.dir, 'runtime.json');
+  }
+  get lifecyclePath(): string {
+    return join(this.dir, 'lifecycle.json');
+  }
+  get lifecycleLockPath(): string {
+    return join(this.dir, 'lifecycle.lock');
+  }
+  get instanceLockPath(): string {
+    return join(this.dir, 'instance.lock');
+  }
+  get definitionsDir(): string {
+    return join(this.dir, 'definitions');
+  }
+  definitionPath(id: string): string {
+    return join(this.definitionsDir, `${id}.json`);
+  }
+
+  readCurrent(): Promise<Read<CurrentIndex>> {
+    return readJson(this.currentPath, parseCurrent);
+  }
+  readRuntime(): Promise<Read<RuntimeRecord>> {
+    return readJson(this.runtimePath, parseRuntime);
+  }
+  readLifecycle(): Promise<Read<LifecycleRecord>> {
+    return readJson(this.lifecyclePath, parseLifecycle);
+  }
+
+  /** A definition verifies only when its content hashes to its file name. */
+  readDefinition(id: string): Promise<Read<ServiceDefinition>> {
+    return readJson(this.definitionPath(id), (v) => {
+      const d = parseDefinition(v);
+      return d && configurationId(d) === id ? d : null;
+    });
+  }
+
+  /** Writes a definition once; a valid existing file is never rewritten (definitions are immutable). */
+  async writeDefinition(definition: ServiceDefinition): Promise<string> {
+    const id = configurationId(definition);
+    const existing = await this.readDefinition(id);
+    if (existing.kind !== 'ok') await writeFileAtomic(this.definitionPath(id), `${canonicalJson(definition)}\n`);
+    return id;
+  }
+
+  async writeCurrent(serviceId: string, id: string): Promise<void> {
+    const value: CurrentIndex = { schema_version: 1, service_id: serviceId, configuration_id: id, updated_at: new Date().toISOString() };
+    await writeFileAtomic(this.currentPath, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  async writeRuntime(value: RuntimeRecord): Promise<void> {
+    await writeFileAtomic(this.runtimePath, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  async writeLifecycle(value: LifecycleRecord): Promise<void> {
+    await writeFileAtomic(this.lifecyclePath, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /**
+   * Uninstall's deletions: runtime.json, definitions that verify as this service's, current.json
+   * and lifecycle.json. Unexpected files and the lock anchors stay. Returns what could not go.
+   */
+  async removeManagedFiles(serviceId: string): Promise<string[]> {
+    const failures: string[] = [];
+    const attempt = async (path: string) => {
+      try {
+        await removeIfPresent(path);
+      } catch (error) {
+        failures.push(`${path}: ${(error as Error).message}`);
+      }
+    };
+    await attempt(this.runtimePath);
+    let names: string[] = [];
+    try {
+      names = await readdir(this.definitionsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') failures.push(`${this.definitionsDir}: ${(error as Error).message}`);
+    }
+    for (const name of names) {
+      const match = /^([0-9a-f]{32})\.json$/.exec(name);
+      if (!match?.[1]) continue;
+      const read = await this.readDefinition(match[1]);
+      if (read.kind === 'ok' && read.value.service_id === serviceId) await attempt(this.definitionPath(match[1]));
+    }
+    await attempt(this.currentPath);
+    await attempt(this.lifecyclePath);
+    return failures;
+  }
+}
