@@ -10,6 +10,13 @@ import { pruneLogs } from './retention.js';
 import type { CommandCompletedInput, EventLog, LoggedDiagnostic, SystemEventInput } from './types.js';
 
 const QUEUE_LIMIT = 256;
+/**
+ * Records wait up to this long to share one write with the records after them (a server doing one
+ * call at a time would otherwise pay a file write per call); flush() writes at once. A queue that
+ * fills past EARLY_DRAIN is written without waiting, so the window never drops records.
+ */
+const COALESCE_MS = 20;
+const EARLY_DRAIN = 64;
 
 export interface EventLogOptions {
   configDir: string;
@@ -123,15 +130,29 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     }
   };
 
+  let pending: NodeJS.Timeout | undefined;
+  const startDrain = (): void => {
+    if (pending) {
+      clearTimeout(pending);
+      pending = undefined;
+    }
+    if (draining || queue.length === 0) return;
+    draining = drain().finally(() => {
+      draining = undefined;
+      // Records queued while the last write was finishing get their own window.
+      if (queue.length > 0) schedule();
+    });
+  };
+  const schedule = (): void => {
+    if (draining) return;
+    if (queue.length >= EARLY_DRAIN) startDrain();
+    else pending ??= setTimeout(startDrain, COALESCE_MS);
+  };
+
   const enqueue = (line: string): void => {
-    if (process.env.XNOLOG) return;
     if (queue.length >= QUEUE_LIMIT) return;
     queue.push(line);
-    if (!draining) {
-      draining = drain().finally(() => {
-        draining = undefined;
-      });
-    }
+    schedule();
   };
 
   const safe = (fn: () => void): void => {
@@ -181,10 +202,18 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       });
     },
     async flush() {
-      while (draining !== undefined) await draining.catch(() => undefined);
+      startDrain();
+      while (draining !== undefined) {
+        await draining.catch(() => undefined);
+        startDrain();
+      }
     },
     async close() {
-      while (draining !== undefined) await draining.catch(() => undefined);
+      startDrain();
+      while (draining !== undefined) {
+        await draining.catch(() => undefined);
+        startDrain();
+      }
       await current?.handle.close().catch(() => undefined);
       current = undefined;
     },

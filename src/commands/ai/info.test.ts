@@ -22,7 +22,7 @@ describe('ai.info', () => {
     expect(out.command).toBe('ai.info');
     expect(out.domain_filter).toBeNull();
     expect(out.global_options.map((g) => g.flag)).toEqual(['--cwd PATH', '--limit N', '--json', '--quiet', '-V, --version', '-h, --help']);
-    expect(out.host_commands).toHaveLength(1);
+    expect(out.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service', 'secrets']);
     expect(out.host_commands[0]).toMatchObject({ name: 'mcp serve' });
     expect(out.host_commands[0]?.usage).toContain(
       'mcp serve [--transport stdio|http] [--port PORT] [--max-active N] [--default-timeout-ms MS]',
@@ -58,7 +58,7 @@ describe('ai.info', () => {
     expect(git).toMatchObject({ domain_filter: 'git', host_commands: [], plugin_count: 1 });
     expect(git.plugins.map((p) => p.domain)).toEqual(['git']);
     const mcp = await info.run({ domain: 'mcp' }, ctx);
-    expect(mcp.host_commands.map((h) => h.name)).toEqual(['mcp serve']);
+    expect(mcp.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service']);
   });
 
   it('refuses an unknown or disabled domain filter', async () => {

@@ -44,6 +44,25 @@ const HOST_COMMANDS = [
       { description: 'shared local HTTP server', command: 'ah mcp serve --transport http --port 8787' },
     ],
   },
+  {
+    name: 'mcp service',
+    summary: 'Register the local HTTP server as a per-user service (systemd user unit / Task Scheduler) and manage it.',
+    usage:
+      'ah [--cwd PATH] [--limit N] mcp service install|start|stop|restart|status|uninstall [--port PORT] [--max-active N] [--default-timeout-ms MS] [--no-start]',
+    examples: [
+      { description: 'install and wait for readiness', command: 'ah mcp service install' },
+      { description: 'every layer of the service, never repairs', command: 'ah mcp service status --json' },
+    ],
+  },
+  {
+    name: 'secrets',
+    summary: 'Manage the encrypted vault; values only through hidden prompts or the protected browser form (--open).',
+    usage: 'ah secrets init | add <id> --kind K [--label T] [--description T] [--open] | edit <id> [--open] | remove <id>',
+    examples: [
+      { description: 'create the vault', command: 'ah secrets init' },
+      { description: 'add a token through the browser form', command: 'ah secrets add gh-main --kind github-token --open' },
+    ],
+  },
 ];
 
 /** A filter must name a known, enabled domain: an empty manual would only confuse the caller. */
@@ -147,7 +166,7 @@ export const info = defineCommand({
       command: 'ai.info',
       domain_filter: filter ?? null,
       global_options: GLOBAL_OPTIONS.map((o) => ({ ...o })),
-      host_commands: filter === undefined || filter === 'mcp' ? HOST_COMMANDS : [],
+      host_commands: HOST_COMMANDS.filter((h) => filter === undefined || h.name.split(' ')[0] === filter),
       plugin_count: plugins.length,
       plugins,
     };
