@@ -23,7 +23,7 @@ async function readiness(port: number): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await fn();
@@ -178,7 +178,7 @@ describe.skipIf(skip !== null)('managed MCP service on a real systemd user manag
     // An explicit start clears the manager's start limit.
     expect((await service(s, ['start'])).json()).toMatchObject({ action: 'started' });
     await service(s, ['uninstall']);
-  });
+  }, 90_000);
 
   test('a hand-edited unit is reported as drift; stop and start refuse; install restores it', async () => {
     const s = await serviceEnv();

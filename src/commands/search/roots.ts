@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
+import { walkBatchesOffThread } from './walk-worker.js';
 import { walkBatches, walkFiles, type WalkCounters, type WalkedFile, type WalkOptions } from './walker.js';
 
 export const BACKEND = 'ignore+node';
@@ -96,5 +97,20 @@ export async function* batchesOf(roots: readonly Root[], options: WalkOptions, c
       continue;
     }
     yield* walkBatches(root.absolute, options, counters);
+  }
+}
+
+/** batchesOf with each directory walked on a worker thread (walk-worker.ts); same files, same order. */
+export async function* batchesOffThread(
+  roots: readonly Root[],
+  options: WalkOptions,
+  counters: WalkCounters,
+): AsyncGenerator<WalkedFile[]> {
+  for (const root of roots) {
+    if (root.isFile) {
+      yield [{ absolute: root.absolute, relative: root.given }];
+      continue;
+    }
+    yield* walkBatchesOffThread(root.absolute, options, counters);
   }
 }

@@ -11,6 +11,11 @@ export interface ScanSpec {
   /** Regex source and flags (always `g` and `m`), used when `literal` is null. */
   source: string;
   flags: string;
+  /**
+   * With a regex: literals one of which every match contains (case-sensitive); files holding none
+   * of their UTF-8 bytes are never decoded or matched (matcher.ts requiredLiterals).
+   */
+  required?: string[] | null;
   maxBytes: number;
   /** Lines of context before and after each hit (0 = none). */
   context: number;
@@ -199,14 +204,18 @@ export function scanFile(
   spec: ScanSpec,
   path: string,
   state: ScanState,
-  needle: Buffer | null,
+  needles: readonly Buffer[] | null,
   re: RegExp | null,
 ): FileResult {
   const bytes = readWhole(deps, path, spec.maxBytes, state);
   if (bytes === 'l' || bytes === 'g') return bytes;
   if (!sniffText(deps, bytes)) return 'b';
   // Files that cannot contain the literal are never decoded.
-  if (needle !== null && bytes.indexOf(needle) === -1) return 'n';
+  if (needles !== null && !needles.some((needle) => bytes.indexOf(needle) !== -1)) {
+    // A regex's required literal: still classify as decodeText would ('b' when not UTF-8).
+    if (re !== null && !deps.isAscii(bytes) && !deps.isUtf8(bytes)) return 'b';
+    return 'n';
+  }
   const text = decodeText(deps, bytes);
   if (text === null) return 'b';
   const hits = findHits(text, spec.literal, re, spec.maxHits, spec.context);
@@ -224,12 +233,13 @@ export function scanChunk(
   cancel: Int32Array | null,
   state: ScanState,
 ): FileResult[] | null {
-  const needle = spec.literal === null ? null : Buffer.from(spec.literal, 'utf8');
+  const literals = spec.literal !== null ? [spec.literal] : (spec.required ?? null);
+  const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
   const re = spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
   const results: FileResult[] = [];
   for (const path of paths) {
     if (cancel !== null && Atomics.load(cancel, 0) !== 0) return null;
-    results.push(scanFile(deps, spec, path, state, needle, re));
+    results.push(scanFile(deps, spec, path, state, needles, re));
   }
   return results;
 }

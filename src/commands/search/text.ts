@@ -2,7 +2,7 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { createSpec } from './matcher.js';
 import { scanInline, scanPool } from './pool.js';
-import { BACKEND, batchesOf, compileGlobs, displayPath, resolveRoots, SEARCH_EFFECTS } from './roots.js';
+import { BACKEND, batchesOf, batchesOffThread, compileGlobs, displayPath, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 import type { FileResult } from './scan.js';
 
 const input = RootObject({
@@ -95,7 +95,10 @@ export const text = defineCommand({
     const accept = compileGlobs(args.globs);
     const roots = await resolveRoots(ctx.cwd, args.paths);
     const counters = { skippedSymlinks: 0 };
-    const walk = batchesOf(
+    const workers = ctx.env.AH_SEARCH_WORKERS !== '0';
+    // The walk runs on a worker thread too (falling back to the main thread), unless workers are off
+    // (AH_SEARCH_WORKERS=0: everything on the main thread; AH_SEARCH_WALK_WORKER=0: the walk only).
+    const walk = (workers && ctx.env.AH_SEARCH_WALK_WORKER !== '0' ? batchesOffThread : batchesOf)(
       roots,
       { followSymlinks: args.follow_symlinks, env: ctx.env, signal: ctx.signal, ...(accept ? { accept } : {}) },
       counters,
@@ -106,7 +109,7 @@ export const text = defineCommand({
     let large = 0;
 
     // Chunks of files are scanned by the worker pool (or inline) and consumed strictly in walk order.
-    const pool = ctx.env.AH_SEARCH_WORKERS === '0' ? null : scanPool();
+    const pool = workers ? scanPool() : null;
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const scan = (chunk: string[]) => (pool ? pool.scan(spec, chunk, cancel) : scanInline(spec, chunk, cancel));
     const stop = () => {
