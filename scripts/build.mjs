@@ -14,7 +14,8 @@ await mkdir(new URL('../dist/', import.meta.url), { recursive: true });
 await writeFile(new URL('../dist/version.js', import.meta.url), `export const VERSION = ${JSON.stringify(pkg.version)};\n`);
 
 // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-const requireBanner = "import { createRequire as __ahCreateRequire } from 'node:module'; const require = __ahCreateRequire(import.meta.url);";
+const requireBanner =
+  "import { createRequire as __ahCreateRequire } from 'node:module'; const require = __ahCreateRequire(import.meta.url);";
 // A native addon cannot be bundled; it is loaded from node_modules only when a vault key is needed.
 const external = ['@napi-rs/keyring'];
 
@@ -26,6 +27,34 @@ const lazyAjv = {
       contents: [
         "export function loadAjv() { return require('ajv/dist/2020.js'); }",
         "export function loadAjvFormats() { return require('ajv-formats'); }",
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
+/**
+ * The SDK's Node shims module eagerly evaluates its bundled Ajv (2020, 2019, draft-07 and formats)
+ * only to offer a default JSON Schema validator, which a low-level Server uses for elicitation
+ * results alone. In the bundle the shims export the same validator, loaded on its first use.
+ */
+const lazySdkValidator = {
+  name: 'ah-lazy-sdk-validator',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'sdk-shims', namespace: 'ah-lazy' }));
+    b.onLoad({ filter: /^sdk-shims$/, namespace: 'ah-lazy' }, () => ({
+      contents: [
+        "import process from 'node:process';",
+        'export { process };',
+        'export class DefaultJsonSchemaValidator {',
+        '  #ajv; #real;',
+        '  constructor(ajv) { this.#ajv = ajv; }',
+        '  getValidator(schema) {',
+        "    this.#real ??= new (require('@modelcontextprotocol/server/validators/ajv').AjvJsonSchemaValidator)(this.#ajv);",
+        '    return this.#real.getValidator(schema);',
+        '  }',
+        '}',
       ].join('\n'),
       loader: 'js',
       resolveDir: root,
@@ -109,11 +138,12 @@ await build({
   sourcemap: 'linked',
   minifySyntax: true,
   // Less source text to parse on every start; names stay readable (no identifier minification).
-  minifyWhitespace: true,
+  // AH_BUILD_READABLE=1 keeps the layout and esbuild's per-module comments, for profiling.
+  minifyWhitespace: !process.env.AH_BUILD_READABLE,
   legalComments: 'none',
   define: { __AH_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: requireBanner },
   logLevel: 'warning',
   external,
-  plugins: [lazyAjv, precompiledHostValidators],
+  plugins: [lazyAjv, lazySdkValidator, precompiledHostValidators],
 });

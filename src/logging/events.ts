@@ -38,6 +38,18 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   const dir = join(options.configDir, 'logs');
   const scrub = (value: unknown): unknown => (options.unredacted ? value : redactValue(value));
   const scrubText = (text: string): string => (options.unredacted ? text : redactText(text));
+  // Busy servers log many records per millisecond: the ISO text is made once per millisecond.
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  const timestamp = (): string => {
+    const date = now();
+    const ms = date.getTime();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = date.toISOString();
+    }
+    return lastIso;
+  };
   const queue: string[] = [];
   let draining: Promise<void> | undefined;
   let dirReady = false;
@@ -136,7 +148,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       clearTimeout(pending);
       pending = undefined;
     }
-    if (draining || queue.length === 0) return;
+    if (draining !== undefined || queue.length === 0) return;
     draining = drain().finally(() => {
       draining = undefined;
       // Records queued while the last write was finishing get their own window.
@@ -144,7 +156,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     });
   };
   const schedule = (): void => {
-    if (draining) return;
+    if (draining !== undefined) return;
     if (queue.length >= EARLY_DRAIN) startDrain();
     else pending ??= setTimeout(startDrain, COALESCE_MS);
   };
@@ -169,7 +181,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       safe(() => {
         const record: Record_ = {
           schema_version: 1,
-          timestamp: now().toISOString(),
+          timestamp: timestamp(),
           event: 'command.completed',
           transport: event.transport,
           pid,
@@ -178,11 +190,15 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
           status: event.status,
           duration_ms: event.duration_ms,
         };
-        for (const key of ['request_id', 'tool', 'job_id'] as const) if (event[key] !== undefined) record[key] = event[key];
+        // Optional fields in their fixed order (one plain check each; this runs on every call).
+        if (event.request_id !== undefined) record.request_id = event.request_id;
+        if (event.tool !== undefined) record.tool = event.tool;
+        if (event.job_id !== undefined) record.job_id = event.job_id;
         if (event.diagnostic) record.diagnostic = diagnostic(event.diagnostic);
-        for (const key of ['outcome', 'queue_wait_ms', 'execution_ms', 'timeout_phase'] as const) {
-          if (event[key] !== undefined) record[key] = event[key];
-        }
+        if (event.outcome !== undefined) record.outcome = event.outcome;
+        if (event.queue_wait_ms !== undefined) record.queue_wait_ms = event.queue_wait_ms;
+        if (event.execution_ms !== undefined) record.execution_ms = event.execution_ms;
+        if (event.timeout_phase !== undefined) record.timeout_phase = event.timeout_phase;
         enqueue(serialise(record, 'parameters'));
       });
     },
@@ -190,7 +206,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       safe(() => {
         const record: Record_ = {
           schema_version: 1,
-          timestamp: now().toISOString(),
+          timestamp: timestamp(),
           event: 'system',
           pid,
           component: event.component,

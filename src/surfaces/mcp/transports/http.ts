@@ -87,6 +87,11 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       sendError(res, 403, 'LOCAL_REQUEST_REJECTED', `request rejected: ${local.reason}`);
       return;
     }
+    // The MCP endpoint itself, exactly, needs no URL parsing (every call comes here).
+    if (req.url === '/mcp') {
+      await handleMcp(req, res);
+      return;
+    }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${boundPort}`);
     switch (url.pathname) {
       case '/mcp':

@@ -3,18 +3,30 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+const LOCAL_OK = Object.freeze({ ok: true as const });
+/** Allowed Host and Origin values per port, built once per port rather than per request. */
+let allowed: { port: number; hosts: ReadonlySet<string>; origins: ReadonlySet<string> } | undefined;
+
+function allowedFor(port: number): { hosts: ReadonlySet<string>; origins: ReadonlySet<string> } {
+  if (allowed?.port !== port) {
+    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+    allowed = { port, hosts: new Set(hosts), origins: new Set(hosts.map((h) => `http://${h}`)) };
+  }
+  return allowed;
+}
+
 /** Host must be the loopback authority of this server; Origin, when present, its exact origin. */
 export function isLocalRequest(req: IncomingMessage, port: number): { ok: true } | { ok: false; reason: string } {
+  const { hosts, origins } = allowedFor(port);
   const host = req.headers.host;
-  const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (host === undefined || !allowedHosts.includes(host.toLowerCase())) {
+  if (host === undefined || !hosts.has(host.toLowerCase())) {
     return { ok: false, reason: `Host header ${host === undefined ? 'is missing' : `'${host}' is not this loopback server`}` };
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowedHosts.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
+  if (origin !== undefined && !origins.has(origin.toLowerCase())) {
     return { ok: false, reason: `Origin '${origin}' is not the local origin` };
   }
-  return { ok: true };
+  return LOCAL_OK;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

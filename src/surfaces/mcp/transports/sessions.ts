@@ -24,6 +24,31 @@ export interface SessionOptions {
   onerror: (error: Error) => void;
 }
 
+interface ResponseProducer {
+  handleRequest(request: Request, options?: unknown): Promise<Response>;
+}
+
+/**
+ * Streams SSE responses without a read-ahead. The Node transport's adapter, for a response that
+ * is not marked chunked, first tries to read the body ahead (to send a Content-Length); with the
+ * SSE priming event already in the stream that read-ahead waits for a timer tick, about 1 ms on
+ * every call. Marking SSE responses `Transfer-Encoding: chunked` (what Node sends for a stream
+ * anyway) sends the head at once. The web-standard transport inside is an SDK internal: when it
+ * is not there, nothing is changed.
+ */
+function streamWithoutReadAhead(transport: NodeStreamableHTTPServerTransport): void {
+  const inner = (transport as unknown as { _webStandardTransport?: ResponseProducer })._webStandardTransport;
+  if (!inner || typeof inner.handleRequest !== 'function') return;
+  const handleRequest = inner.handleRequest.bind(inner);
+  inner.handleRequest = async (request, options) => {
+    const response = await handleRequest(request, options);
+    if (response.body !== null && response.headers.get('content-type') === 'text/event-stream' && !response.headers.has('content-length')) {
+      response.headers.set('transfer-encoding', 'chunked');
+    }
+    return response;
+  };
+}
+
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   const text = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
@@ -126,6 +151,7 @@ export class SessionTable {
       const sessionId = transport.sessionId;
       if (sessionId) this.sessions.delete(sessionId);
     };
+    streamWithoutReadAhead(transport);
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
