@@ -4,6 +4,7 @@
  * or abort so no grandchild survives. The only module besides exec.ts that uses child_process.
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { AhError } from '../errors.js';
 
 export interface SpawnOptions {
@@ -252,4 +253,38 @@ export function launchDetached(
       resolve(false);
     }
   });
+}
+
+/** A child that shares our stdio (a supervised server); `exited` resolves to its exit code. */
+export interface AttachedChild {
+  pid: number | undefined;
+  exited: Promise<number>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Starts a program attached to our stdio and without a console window (Windows). Failure to start
+ * resolves `exited` to 127, as a shell would report it.
+ */
+export function spawnAttached(program: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>): AttachedChild {
+  const child = spawn(program, args, { env: env as NodeJS.ProcessEnv, stdio: 'inherit', windowsHide: true, shell: false });
+  const exited = new Promise<number>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (osSignalNumber(signal) ?? 1) : 1)));
+  });
+  return {
+    pid: child.pid,
+    exited,
+    signal: (signal) => {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+function osSignalNumber(signal: NodeJS.Signals): number | undefined {
+  return (constants.signals as Record<string, number | undefined>)[signal];
 }

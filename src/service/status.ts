@@ -127,7 +127,13 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
   else if (kind === 'stale_config') {
     runtimeState = 'restart_required';
     runtimeCode = 'MCP_SERVICE_RESTART_REQUIRED';
-  } else if (scheduler.state === 'restart_pending' && failedBefore && drift.length === 0 && o?.readiness.kind !== 'ready' && !lease) {
+  } else if (
+    relaunchPending(ctx.platform, scheduler.state) &&
+    failedBefore &&
+    drift.length === 0 &&
+    o?.readiness.kind !== 'ready' &&
+    !lease
+  ) {
     runtimeState = 'restart_backoff';
   } else if ((scheduler.state === 'active' || scheduler.state === 'activating') && o?.readiness.kind === 'none') runtimeState = 'starting';
   else if (scheduler.state === 'failed' || (failedBefore && scheduler.state !== 'active')) runtimeState = 'failed';
@@ -189,4 +195,13 @@ export function statusText(s: StatusOutput): string {
   ];
   for (const d of s.drift) lines.push(`  drift: ${d.field}: expected ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.actual)}`);
   return lines.join('\n');
+}
+
+/**
+ * Whether the manager is between crash relaunches: systemd says so itself; on Windows the
+ * launcher keeps the task running while it waits, so a running task with a failed, unleased
+ * server means the same thing.
+ */
+function relaunchPending(platform: string, state: string | null): boolean {
+  return state === 'restart_pending' || (platform === 'win32' && state === 'active');
 }

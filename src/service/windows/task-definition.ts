@@ -27,7 +27,13 @@ const q = (s: string) => `"${s}"`;
  * starts node; conhost --headless keeps every console window hidden.
  */
 export function taskAction(definition: ServiceDefinition, stateDir: string, systemRoot: string): { command: string; arguments: string } {
-  const sets = managedEnvironment(definition, stateDir).map(([k, v]) => `set ${q(`${k}=${v}`)}`);
+  // The launcher (service/launcher.ts) owns the relaunch policy; Task Scheduler retries stay off.
+  const environment: Array<[string, string]> = [
+    ...managedEnvironment(definition, stateDir),
+    ['AH_MANAGED_LAUNCHER', '1'],
+    ['AH_MANAGED_RESTART_SEC', String(definition.restart_delay_sec)],
+  ];
+  const sets = environment.map(([k, v]) => `set ${q(`${k}=${v}`)}`);
   const run = [definition.node_path, definition.ah_path, ...serveArgs(definition)].map(q).join(' ');
   return {
     command: `${systemRoot}\\System32\\conhost.exe`,

@@ -29,6 +29,8 @@ class FakeWindows {
   ignoreShutdown = false;
   survivesEnd = false;
   deleteFails = false;
+  /** The launcher is waiting between relaunches: the task runs while no server does. */
+  launcherWaiting = false;
   /** Called on every /Query, to change the task behind the controller's back. */
   onQuery: (() => void) | null = null;
   private nextPid = 4000;
@@ -41,7 +43,7 @@ class FakeWindows {
     const fail = (stderr: string) => ({ kind: 'exited' as const, code: 1, stdout: '', stderr });
     if (program === 'whoami') return ok(`"DESKTOP\\\\dev","${SID}"\r\n`);
     if (program === 'powershell.exe') {
-      const state = this.task === null ? 'NotFound' : this.server?.alive ? 'Running' : 'Ready';
+      const state = this.task === null ? 'NotFound' : this.server?.alive || this.launcherWaiting ? 'Running' : 'Ready';
       return ok(JSON.stringify(state === 'NotFound' ? { State: state } : { State: state, LastTaskResult: 0 }));
     }
     if (program !== 'schtasks' || args[2] !== TASK) return fail('ERROR: Invalid syntax.');
@@ -178,6 +180,9 @@ describe('Task Scheduler adapter (fake scheduler)', () => {
       '<DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>',
       '<Command>C:\\Windows\\System32\\conhost.exe</Command>',
       '[ah-service-id:ah-mcp-test]',
+      // The launcher owns the relaunch policy (three relaunches, restart_delay_sec apart).
+      '&quot;AH_MANAGED_LAUNCHER=1&quot;',
+      '&quot;AH_MANAGED_RESTART_SEC=60&quot;',
     ]) {
       expect(xml).toContain(part);
     }
@@ -187,6 +192,17 @@ describe('Task Scheduler adapter (fake scheduler)', () => {
     const again = await install(ctx, definition, false);
     expect(again).toMatchObject({ action: 'unchanged', changed: false });
     expect(fake.calls.some((c) => c.includes('/Create') || c.includes('/Run'))).toBe(false);
+  });
+
+  test('a crashed server while the launcher waits to relaunch it is restart_backoff', async () => {
+    const { fake, ctx, definition } = setup();
+    await install(ctx, definition, false);
+    if (fake.server) fake.server.alive = false;
+    fake.launcherWaiting = true;
+    const waiting = await status(ctx);
+    expect(waiting.runtime.state).toBe('restart_backoff');
+    fake.launcherWaiting = false;
+    expect((await status(ctx)).runtime.state).toBe('failed');
   });
 
   test('drift is semantic: defaults and formatting are not drift, a changed property is', async () => {

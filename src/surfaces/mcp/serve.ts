@@ -59,6 +59,12 @@ function internalNumber(env: HostCliEnv['env'], name: string): number | undefine
 
 export async function serveFromCli(input: Record<string, unknown>, env: HostCliEnv, managed?: ManagedHooks): Promise<number> {
   const options = serveOptions(input);
+  if (!managed && env.env.AH_MANAGED_LAUNCHER === '1') {
+    // Windows task action: supervise the real server (relaunch policy) instead of serving here.
+    const { runLauncher } = await import('../../service/launcher.js');
+    const spacing = Number(env.env.AH_MANAGED_RESTART_SEC ?? '60');
+    return runLauncher(env.env, Number.isInteger(spacing) && spacing >= 0 ? spacing : 60);
+  }
   if (!managed && env.env.AH_MANAGED_STATE_DIR) {
     // Started by the service manager: lease, runtime.json and exit recording live in service/.
     const { runManaged } = await import('../../service/managed-instance.js');
