@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, looksLikeText, SNIFF_BYTES } from './text.js';
+import { alignColumns, decodeUtf8, looksLikeText, SNIFF_BYTES } from './text.js';
 
 function padded(tail: Buffer, total = SNIFF_BYTES + 16): Buffer {
   const head = Buffer.alloc(total - tail.length, 0x61);
@@ -28,5 +28,17 @@ describe('looksLikeText', () => {
   it('rejects a sequence cut by the end of a complete file', () => {
     expect(looksLikeText(Buffer.from([0x61, 0xe2, 0x82]), true)).toBe(false);
     expect(looksLikeText(Buffer.from([0x61, 0xe2, 0x82]), false)).toBe(true);
+  });
+});
+
+describe('alignColumns', () => {
+  it('pads every column but the last to its widest cell, two spaces apart', () => {
+    expect(
+      alignColumns([
+        ['ID', 'KIND', 'NOTE'],
+        ['a-long-id', 'x', 'free text'],
+        ['b', 'postgres', ''],
+      ]),
+    ).toEqual(['ID         KIND      NOTE', 'a-long-id  x         free text', 'b          postgres  ']);
   });
 });

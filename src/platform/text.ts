@@ -55,3 +55,13 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/**
+ * Lines of a plain-text table: every column but the last padded to its widest cell, columns two
+ * spaces apart. The last column is left as is (it is free text such as a description).
+ */
+export function alignColumns(rows: readonly (readonly string[])[]): string[] {
+  const padded = Math.max(0, ...rows.map((r) => r.length - 1));
+  const widths = Array.from({ length: padded }, (_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (i < padded ? cell.padEnd(widths[i] as number) : cell)).join('  '));
+}

@@ -71,14 +71,9 @@ export function timingFrom(env: Env): Timing {
   };
 }
 
-export function liveContext(parts: {
-  adapter: SchedulerAdapter;
-  store: StateStore;
-  serviceId: string;
-  platform: 'linux' | 'win32';
-  env: Env;
-  version: string;
-}): ServiceContext {
+export function liveContext(
+  parts: Pick<ServiceContext, 'adapter' | 'store' | 'serviceId' | 'platform' | 'env' | 'version'>,
+): ServiceContext {
   return {
     ...parts,
     timing: timingFrom(parts.env),

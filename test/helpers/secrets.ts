@@ -1,17 +1,16 @@
 /**
  * A real `ah mcp serve --transport http` with an initialized vault (key from AH_VAULT_MASTER_KEY),
  * its stdout/stderr captured, plus small raw-HTTP helpers for the setup routes. The directories
- * live for the whole file (beforeAll), so they are not tempDir()'s per-test ones.
+ * live for the whole file (beforeAll): isolatedEnv's suite-lifetime variant.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { keySourceFromHex } from '../../src/secrets/keys.js';
 import type { VaultStore } from '../../src/secrets/types.js';
 import { createVault } from '../../src/secrets/vault.js';
-import { type AhRun, runAh } from './cli.js';
+import { type AhRun, isolatedEnv, runAh } from './cli.js';
 import { type HttpServer, type RawResponse, rawRequest, startHttpServer } from './http.js';
 
 export interface VaultServer {
@@ -32,22 +31,10 @@ export interface VaultServer {
 }
 
 export async function startVaultServer(): Promise<VaultServer> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'ah-secrets-')));
-  const configDir = join(root, 'config');
-  const home = join(root, 'home');
-  mkdirSync(configDir, { recursive: true });
-  mkdirSync(home, { recursive: true });
   const masterKey = randomBytes(32).toString('hex');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    AH_CONFIG_DIR: configDir,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    NO_COLOR: '1',
-    AH_VAULT_MASTER_KEY: masterKey,
-    AH_NO_BROWSER: '1',
-  };
+  // Lives until the test file ends (or close()): servers are usually started in beforeAll.
+  const { configDir, env } = isolatedEnv({ AH_VAULT_MASTER_KEY: masterKey, AH_NO_BROWSER: '1' }, { suite: true });
+  const root = dirname(configDir);
   const ah = (args: string[], extra: NodeJS.ProcessEnv = {}) => runAh(args, { cwd: root, env: { ...env, ...extra } });
   const vault = createVault({ configDir, key: keySourceFromHex(masterKey) });
   await vault.init();

@@ -1,3 +1,4 @@
+import { alignColumns } from '../../platform/text.js';
 import { defineCommand, domainOf } from '../../catalog/descriptor.js';
 import { Closed, RootObject, type Static, Type } from '../../catalog/schema.js';
 
@@ -48,8 +49,7 @@ export const list = defineCommand({
       ['DOMAIN', 'PLUGIN', 'SOURCE', 'STATE', 'DESCRIPTION'],
       ...o.plugins.map((p) => [p.domain, p.plugin_name, p.source, p.state, p.description]),
     ];
-    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));
-    return rows.map((r) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] as number) : cell)).join('  ')).join('\n');
+    return alignColumns(rows).join('\n');
   },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const catalog = ctx.host.catalog();

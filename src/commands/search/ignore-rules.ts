@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignoreFactory, { type Ignore } from 'ignore';
+import { walkExcludesSetting } from './walk-sync.js';
 
 export interface Layer {
   /** Directory the patterns are relative to. */
@@ -56,16 +57,7 @@ async function globalExcludesPath(env: Readonly<Record<string, string | undefine
   let configured: string | null = null;
   for (const file of configs) {
     const text = await readText(file);
-    if (text === null) continue;
-    let inCore = false;
-    for (const raw of text.split('\n')) {
-      const line = raw.trim();
-      if (line.startsWith('[')) inCore = /^\[core\]/i.test(line);
-      else if (inCore) {
-        const match = /^excludesfile\s*=\s*(.+)$/i.exec(line);
-        if (match) configured = (match[1] as string).trim().replace(/^"(.*)"$/, '$1');
-      }
-    }
+    if (text !== null) configured = walkExcludesSetting(text) ?? configured;
   }
   if (configured) return expandHome(configured, home);
   return xdg ? join(xdg, 'git', 'ignore') : null;

@@ -71,6 +71,21 @@ export function walkRepoRoot(d: WalkSyncDeps, dir: string): string | null {
   }
 }
 
+/** The last core.excludesFile value in one git config text, unquoted; null when it sets none. */
+export function walkExcludesSetting(text: string): string | null {
+  let configured: string | null = null;
+  let inCore = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) inCore = /^\[core\]/i.test(line);
+    else if (inCore) {
+      const match = /^excludesfile\s*=\s*(.+)$/i.exec(line);
+      if (match) configured = (match[1] as string).trim().replace(/^"(.*)"$/, '$1');
+    }
+  }
+  return configured;
+}
+
 /** ignore-rules.ts globalExcludesPath. */
 export function walkGlobalExcludes(d: WalkSyncDeps, env: Readonly<Record<string, string | undefined>>): string | null {
   const home = env.HOME || env.USERPROFILE;
@@ -81,16 +96,7 @@ export function walkGlobalExcludes(d: WalkSyncDeps, env: Readonly<Record<string,
   let configured: string | null = null;
   for (const file of configs) {
     const text = walkReadText(d, file);
-    if (text === null) continue;
-    let inCore = false;
-    for (const raw of text.split('\n')) {
-      const line = raw.trim();
-      if (line.startsWith('[')) inCore = /^\[core\]/i.test(line);
-      else if (inCore) {
-        const match = /^excludesfile\s*=\s*(.+)$/i.exec(line);
-        if (match) configured = (match[1] as string).trim().replace(/^"(.*)"$/, '$1');
-      }
-    }
+    if (text !== null) configured = walkExcludesSetting(text) ?? configured;
   }
   if (configured) return configured.startsWith('~/') && home ? d.join(home, configured.slice(2)) : configured;
   return xdg ? d.join(xdg, 'git', 'ignore') : null;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   walkDirLayers,
+  walkExcludesSetting,
   walkGlobalExcludes,
   walkInherited,
   walkIsIgnored,
@@ -104,7 +105,16 @@ function walkerMain(req: (id: string) => unknown, walk: typeof walkTree, data: {
 
 /** The worker program: walk-sync.ts's functions by their (possibly bundler-renamed) names, then the loop. */
 export function walkerSource(ignorePath: string): string {
-  const parts = [walkReadText, walkRepoRoot, walkGlobalExcludes, walkDirLayers, walkInherited, walkIsIgnored, walkTree].map(String);
+  const parts = [
+    walkReadText,
+    walkRepoRoot,
+    walkExcludesSetting,
+    walkGlobalExcludes,
+    walkDirLayers,
+    walkInherited,
+    walkIsIgnored,
+    walkTree,
+  ].map(String);
   const data = JSON.stringify({ ignorePath, ahead: AHEAD_FILES });
   return `'use strict';\n${parts.join('\n')}\n(${String(walkerMain)})(require, ${walkTree.name}, ${data});\n`;
 }

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
+import { alignColumns } from '../../platform/text.js';
 import { SECRET_KINDS } from '../../secrets/types.js';
 
 const KIND = Type.Union(
@@ -38,14 +39,9 @@ export const list = defineCommand({
   render: (o: Output) => {
     if (o.secrets.length === 0) return 'no secrets stored';
     const rows = [['ID', 'KIND', 'LABEL', 'DESCRIPTION'], ...o.secrets.map((s) => [s.id, s.kind, s.label, s.description ?? ''])];
-    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));
-    return rows
-      .map((r) =>
-        r
-          .map((cell, i) => (i < 3 ? cell.padEnd(widths[i] as number) : cell))
-          .join('  ')
-          .trimEnd(),
-      )
+    // Trailing spaces trimmed: the description column may be empty.
+    return alignColumns(rows)
+      .map((line) => line.trimEnd())
       .join('\n');
   },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
