@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const AH = join(ROOT, 'bin', 'ah.js');
+export const AH = join(ROOT, 'bin', 'ah.cjs');
 
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);

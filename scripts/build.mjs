@@ -1,5 +1,13 @@
-// Bundles the CLI into dist/ (one ESM file for fast start-up) plus a tiny version module used by
-// the `ah --version` fast path in bin/ah.js.
+// Builds dist/: one CommonJS bundle of the whole CLI and server (dist/ah.cjs), one small Ajv
+// standalone validator file per built-in schema (dist/validators/), and a V8 code cache of the
+// bundle (dist/ah.cache) that bin/ah.cjs hands to V8 so a start-up compiles almost nothing.
+//
+// Why CommonJS: Node 20 has no compile cache for ES modules, and its ESM loader alone costs a
+// start-up several milliseconds; a CommonJS bundle compiled through vm.Script can use cached code.
+// The MCP server and the other rarely used parts stay in the bundle behind esbuild's lazy module
+// wrappers (every `await import()` of our own code), so they are parsed but not evaluated.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +15,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-// Start clean: stale split chunks from earlier builds would otherwise pile up.
-await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true });
-await mkdir(new URL('../dist/', import.meta.url), { recursive: true });
-await writeFile(new URL('../dist/version.js', import.meta.url), `export const VERSION = ${JSON.stringify(pkg.version)};\n`);
+const dist = join(root, 'dist');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+// Start clean: stale validator files from earlier builds would otherwise pile up.
+await rm(dist, { recursive: true, force: true });
+await mkdir(join(dist, 'validators'), { recursive: true });
 
-// CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-const requireBanner =
-  "import { createRequire as __ahCreateRequire } from 'node:module'; const require = __ahCreateRequire(import.meta.url);";
 // A native addon cannot be bundled; it is loaded from node_modules only when a vault key is needed.
 const external = ['@napi-rs/keyring'];
 
-/** Ajv is required lazily in the bundle: esbuild keeps a bundled require() where it is called. */
+/**
+ * `import.meta` in a CommonJS bundle: an object whose `url` is computed when first read (building
+ * a file URL costs a start-up a millisecond, and most runs never need it).
+ */
+const importMetaBanner = "var __ahImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+
+/** Ajv's compiler is required only for schemas without a precompiled validator (external plugins). */
 const lazyAjv = {
   name: 'ah-lazy-ajv',
   setup(b) {
@@ -62,20 +73,19 @@ const lazySdkValidator = {
   },
 };
 
-/**
- * Ahead-of-time option validators for the host CLI commands: Ajv standalone code compiled from
- * HOST_CLI_COMMANDS with the run-time Ajv options and formats, so `ah mcp serve` starts without
- * loading Ajv. Same schemas, same options, same error objects as a run-time compile.
- */
-async function hostValidatorsModule() {
+/** Every built-in schema (command inputs and outputs, host command options, job tools). */
+async function builtinSchemas() {
   const dir = await mkdtemp(join(tmpdir(), 'ah-build-'));
   try {
-    const entry = join(dir, 'host-schemas.mjs');
+    const entry = join(dir, 'schemas.mjs');
     await build({
       stdin: {
         contents: [
+          "export { BUILTIN_DOMAINS } from './src/commands/index.ts';",
           "export { HOST_CLI_COMMANDS } from './src/surfaces/cli/host-commands.ts';",
-          "export { AJV_OPTIONS, addAjvFormats, toJsonSchema } from './src/catalog/schema.ts';",
+          "export { JOB_TOOL_SCHEMAS } from './src/surfaces/mcp/job-tools.ts';",
+          "export { AJV_OPTIONS, addAjvFormats } from './src/catalog/schema.ts';",
+          "export { schemaKey } from './src/catalog/schema-key.ts';",
         ].join('\n'),
         resolveDir: root,
         loader: 'ts',
@@ -85,65 +95,154 @@ async function hostValidatorsModule() {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      banner: { js: requireBanner },
+      banner: {
+        js: "import { createRequire as __ahCreateRequire } from 'node:module'; const require = __ahCreateRequire(import.meta.url);",
+      },
       logLevel: 'warning',
       external,
       plugins: [lazyAjv],
     });
-    const { HOST_CLI_COMMANDS, AJV_OPTIONS, addAjvFormats, toJsonSchema } = await import(pathToFileURL(entry).href);
-    const { Ajv2020 } = await import('ajv/dist/2020.js');
-    const standaloneModule = await import('ajv/dist/standalone/index.js');
-    const standaloneCode = standaloneModule.default.default ?? standaloneModule.default;
-    const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true, esm: true } });
-    addAjvFormats(ajv);
-    const names = {};
-    const ids = [];
-    HOST_CLI_COMMANDS.forEach((command, index) => {
-      const id = `ah-host-options:${command.id}`;
-      ajv.addSchema({ ...toJsonSchema(command.inputSchema), $id: id });
-      names[`v${index}`] = id;
-      ids.push([command.id, `v${index}`]);
-    });
-    const code = standaloneCode(ajv, names);
-    const map = ids.map(([id, name]) => `  ${JSON.stringify(id)}: ${name},`).join('\n');
-    return `${code}\nexport const PRECOMPILED_HOST_VALIDATORS = {\n${map}\n};\n`;
+    const mod = await import(pathToFileURL(entry).href);
+    const schemas = [
+      ...mod.BUILTIN_DOMAINS.flatMap((m) => m.commands.flatMap((c) => [c.inputSchema, c.outputSchema])),
+      ...mod.HOST_CLI_COMMANDS.map((c) => c.inputSchema),
+      ...[...mod.JOB_TOOL_SCHEMAS.values()].flatMap((s) => [s.input, s.output]),
+    ];
+    return { schemas, options: mod.AJV_OPTIONS, addFormats: mod.addAjvFormats, schemaKey: mod.schemaKey };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-const hostValidators = await hostValidatorsModule();
+/**
+ * Ahead-of-time validators: Ajv standalone code compiled with the run-time options and formats,
+ * one small CommonJS file per schema (a process parses only the validators it uses), keyed by
+ * schemaKey() of the schema's JSON text (src/catalog/schema-key.ts). Returns the module that
+ * replaces src/catalog/precompiled.ts in the bundle.
+ */
+async function precompiledValidatorsModule() {
+  const { schemas, options, addFormats, schemaKey } = await builtinSchemas();
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const standaloneModule = await import('ajv/dist/standalone/index.js');
+  const standaloneCode = standaloneModule.default.default ?? standaloneModule.default;
+  const ajv = new Ajv2020({ ...options, code: { source: true } });
+  addFormats(ajv);
+  const files = new Map();
+  for (const schema of schemas) {
+    const text = JSON.stringify(schema);
+    const key = schemaKey(text);
+    if (files.has(key)) continue;
+    const file = `v${files.size}.cjs`;
+    files.set(key, file);
+    await build({
+      stdin: { contents: standaloneCode(ajv, ajv.compile(JSON.parse(text))), resolveDir: root, loader: 'js' },
+      outfile: join(dist, 'validators', file),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+  }
+  const map = [...files].map(([key, file]) => `  [${JSON.stringify(key)}, ${JSON.stringify(file)}],`).join('\n');
+  return [
+    "import { join } from 'node:path';",
+    `const files = new Map([\n${map}\n]);`,
+    'export const PRECOMPILED_VALIDATORS = {',
+    '  get(key) {',
+    '    const file = files.get(key);',
+    "    return file === undefined ? undefined : require(join(__dirname, 'validators', file));",
+    '  },',
+    '};',
+  ].join('\n');
+}
 
-/** The precompiled host validators replace src/surfaces/cli/host-validators.ts in the bundle. */
-const precompiledHostValidators = {
-  name: 'ah-host-validators',
+const precompiled = await precompiledValidatorsModule();
+const precompiledValidators = {
+  name: 'ah-precompiled-validators',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]surfaces[\\/]cli[\\/]host-validators\.ts$/ }, () => ({
-      contents: hostValidators,
-      loader: 'js',
-      resolveDir: root,
-    }));
+    b.onLoad({ filter: /[\\/]src[\\/]catalog[\\/]precompiled\.ts$/ }, () => ({ contents: precompiled, loader: 'js', resolveDir: root }));
   },
 };
 
 await build({
   entryPoints: { ah: 'src/main.ts' },
   outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   minifySyntax: true,
   // Less source text to parse on every start; names stay readable (no identifier minification).
   // AH_BUILD_READABLE=1 keeps the layout and esbuild's per-module comments, for profiling.
   minifyWhitespace: !process.env.AH_BUILD_READABLE,
   legalComments: 'none',
-  define: { __AH_VERSION__: JSON.stringify(pkg.version) },
-  banner: { js: requireBanner },
+  define: { __AH_VERSION__: JSON.stringify(pkg.version), 'import.meta': '__ahImportMeta' },
+  banner: { js: importMetaBanner },
   logLevel: 'warning',
-  external,
-  plugins: [lazyAjv, lazySdkValidator, precompiledHostValidators],
+  // Ajv's compiler is needed only for schemas without a precompiled validator: loaded from
+  // node_modules then, and never parsed at start-up.
+  external: [...external, 'ajv/dist/2020.js', 'ajv-formats'],
+  plugins: [lazyAjv, lazySdkValidator, precompiledValidators],
 });
+
+/**
+ * The code cache: bin/ah.cjs compiles the bundle with V8's cached data when it matches. It is made
+ * by a real run, so it holds the functions that run used: an `mcp serve` over stdio that answers
+ * initialize, tools/list and one file read, then sees EOF (the CLI's routing, catalog, runtime and
+ * the server). A cache V8 rejects (another Node version) only costs a normal compile.
+ */
+async function writeCodeCache() {
+  const config = await mkdtemp(join(tmpdir(), 'ah-build-cache-'));
+  const messages = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ah-build', version: '0' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ah.file.read', arguments: { path: 'package.json', from: 1, to: 3 } } },
+  ];
+  const cacheFile = join(dist, 'ah.cache');
+  const env = { ...process.env, AH_CONFIG_DIR: config, HOME: config, AH_BUILD_CODE_CACHE: cacheFile };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [join(root, 'bin', 'ah.cjs'), '--cwd', root, 'mcp', 'serve'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  const answered = new Promise((resolve) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      // Close stdin (the server then exits) once the last request has its answer.
+      if (stdout.split('\n').some((line) => line.includes('"id":3'))) resolve(true);
+    });
+    child.once('close', () => resolve(false));
+  });
+  child.stdin.write(`${messages.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const ok = await answered;
+  child.stdin.end();
+  const code = await exited;
+  clearTimeout(timer);
+  await rm(config, { recursive: true, force: true });
+  if (!ok || code !== 0 || !existsSync(cacheFile)) {
+    // Not fatal: without a cache every start compiles the bundle.
+    await rm(cacheFile, { force: true });
+    process.stderr.write(`build: no code cache (exit ${code}): ${stderr}\n`);
+  }
+}
+
+await writeFile(join(dist, 'version.cjs'), `module.exports = ${JSON.stringify(pkg.version)};\n`);
+await writeCodeCache();

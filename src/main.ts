@@ -23,7 +23,6 @@ import { CREDENTIALS_KEY, parseCommandArgs } from './surfaces/cli/args.js';
 import { printError } from './surfaces/cli/errors.js';
 import { commandHelp, domainHelp, rootHelp } from './surfaces/cli/help.js';
 import { HOST_CLI_COMMANDS, type HostCliCommand } from './surfaces/cli/host-commands.js';
-import { PRECOMPILED_HOST_VALIDATORS } from './surfaces/cli/host-validators.js';
 import { err, out, renderJson, renderNotices, styleFor } from './surfaces/cli/render.js';
 import { type Route, route } from './surfaces/cli/route.js';
 import { VERSION } from './version.js';
@@ -181,7 +180,7 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
       return fail(new AhError({ code: 'INVALID_ARGUMENT', message: hostCommand.rejectJson }), log, routed.id, { helpCommand });
     }
     try {
-      const validate = PRECOMPILED_HOST_VALIDATORS?.[hostCommand.id] ?? compile(hostCommand.inputSchema);
+      const validate = compile(hostCommand.inputSchema);
       if (!validate(input)) {
         const keyword = validate.errors?.[0]?.keyword ?? '';
         throw new AhError({

@@ -3,8 +3,10 @@
  * and the JSON Schema); validation uses Ajv's 2020-12 dialect, compiled once per schema object.
  */
 import { Type, type TSchema, type TObject, type TProperties, type Static } from '@sinclair/typebox';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { loadAjv, loadAjvFormats } from './ajv-loader.js';
+import { PRECOMPILED_VALIDATORS } from './precompiled.js';
+import { schemaKey, type Validator } from './schema-key.js';
 
 export { Type };
 export type { TSchema, TObject, Static };
@@ -74,19 +76,21 @@ function ajv(): Ajv2020 {
   return shared;
 }
 
-export interface Validator {
-  (value: unknown): boolean;
-  errors?: ErrorObject[] | null | undefined;
-}
+export type { Validator };
 
-const cache = new WeakMap<object, ValidateFunction>();
+const cache = new WeakMap<object, Validator>();
 
-/** Compiles (once per schema object) and returns a validator. */
-export function compile(schema: JsonSchema | TSchema): ValidateFunction {
+/**
+ * Returns the validator of a schema, once per schema object: the build's ahead-of-time validator
+ * when one was generated from the same JSON text, else an Ajv compile.
+ */
+export function compile(schema: JsonSchema | TSchema): Validator {
   const key = schema as object;
   const cached = cache.get(key);
   if (cached) return cached;
-  const fn = ajv().compile(toJsonSchema(schema));
+  // JSON text without TypeBox's symbol keys: the same text the build hashed.
+  const text = JSON.stringify(schema);
+  const fn: Validator = PRECOMPILED_VALIDATORS?.get(schemaKey(text)) ?? ajv().compile(JSON.parse(text) as JsonSchema);
   cache.set(key, fn);
   return fn;
 }

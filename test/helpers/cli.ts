@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { suiteTempDir, tempDir } from './tmp.js';
 
-export const AH_BIN = resolve(import.meta.dirname, '../../bin/ah.js');
+export const AH_BIN = resolve(import.meta.dirname, '../../bin/ah.cjs');
 
 export interface AhRun {
   code: number | null;

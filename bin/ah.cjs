@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+'use strict';
+// The `ah` launcher, CommonJS on purpose (no ESM loader to start). `ah --version` alone is
+// answered here without loading the bundle. Everything else runs dist/ah.cjs, compiled with the
+// V8 code cache the build wrote next to it (dist/ah.cache) when V8 accepts it; on Node versions
+// with a module compile cache the bundle is required normally and Node caches its compilation.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`ah ${require('../dist/version.cjs')}\n`);
+} else {
+  const { join } = require('node:path');
+  const bundle = join(__dirname, '..', 'dist', 'ah.cjs');
+  const Module = require('node:module');
+  const writeCache = process.env.AH_BUILD_CODE_CACHE;
+  if (typeof Module.enableCompileCache === 'function' && !writeCache) {
+    try {
+      Module.enableCompileCache();
+    } catch {
+      // The compile cache is an optimisation only.
+    }
+    require(bundle);
+  } else {
+    runCached(bundle, writeCache);
+  }
+}
+
+/** Compiles and runs the bundle as the CommonJS module it is, with V8's cached data when usable. */
+function runCached(file, writeCache) {
+  const fs = require('node:fs');
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const { dirname, join } = require('node:path');
+  const source = fs.readFileSync(file, 'utf8');
+  let cachedData;
+  if (!writeCache) {
+    try {
+      cachedData = fs.readFileSync(join(dirname(file), 'ah.cache'));
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    // Dynamic import() inside the bundle (external plugin modules) uses the normal ESM loader.
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(dirname(file));
+  mod.loaded = true;
+  require.cache[file] = mod;
+  if (writeCache) {
+    // The build's cache run: keep every function this run compiled.
+    process.once('exit', () => fs.writeFileSync(writeCache, script.createCachedData()));
+  }
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dirname(file));
+}
