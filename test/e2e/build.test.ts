@@ -1,0 +1,53 @@
+/**
+ * The bundle's start-up contract: the built CLI validates built-in commands with the validators
+ * the build precompiled (never Ajv's compiler), runs through the code cache, and gives the same
+ * validation errors as a run-time compile.
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile, describeErrors } from '../../src/catalog/schema.js';
+import { BUILTIN_DOMAINS } from '../../src/commands/index.js';
+import { isolatedEnv, runAh } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const DIST = resolve(import.meta.dirname, '../../dist');
+const RECORDER = resolve(import.meta.dirname, '../fixtures/record-requires.cjs');
+
+function required(stderr: string): string[] {
+  const line = stderr.split('\n').find((l) => l.startsWith('AH_TEST_REQUIRED '));
+  if (!line) throw new Error(`no record in stderr: ${stderr}`);
+  return JSON.parse(line.slice('AH_TEST_REQUIRED '.length)) as string[];
+}
+
+describe('built bundle', () => {
+  it('ships a code cache and one validator file per built-in schema', () => {
+    expect(existsSync(join(DIST, 'ah.cjs'))).toBe(true);
+    expect(existsSync(join(DIST, 'ah.cache'))).toBe(true);
+    const schemas = new Set(
+      BUILTIN_DOMAINS.flatMap((m) => m.commands.flatMap((c) => [JSON.stringify(c.inputSchema), JSON.stringify(c.outputSchema)])),
+    );
+    expect(readdirSync(join(DIST, 'validators')).length).toBeGreaterThanOrEqual(schemas.size);
+  });
+
+  it('validates built-in commands without loading Ajv', async () => {
+    const dir = tempDir('ah-build-');
+    writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');
+    const { env } = isolatedEnv({ NODE_OPTIONS: `--require ${RECORDER}` });
+    const ok = await runAh(['--json', 'file', 'read', 'a.txt'], { cwd: dir, env });
+    expect(ok.code).toBe(0);
+    expect(ok.json()).toMatchObject({ command: 'file.read', line_count: 2 });
+    expect(required(ok.stderr).filter((id) => id.includes('ajv/dist/2020') || id === 'ajv-formats')).toEqual([]);
+
+    const bad = await runAh(['--json', 'file', 'read', 'a.txt', '--from', '0'], { cwd: dir, env });
+    expect(bad.code).toBe(1);
+    expect(required(bad.stderr).filter((id) => id.includes('ajv/dist/2020'))).toEqual([]);
+    const diagnostic = JSON.parse(bad.stderr.slice(0, bad.stderr.indexOf('\nAH_TEST_REQUIRED'))) as { code: string; message: string };
+    // The same words a run-time Ajv compile of the same schema gives.
+    const read = BUILTIN_DOMAINS.flatMap((m) => m.commands).find((c) => c.id === 'file.read');
+    const validate = compile(read?.inputSchema as object);
+    expect(validate({ path: 'a.txt', from: 0 })).toBe(false);
+    expect(diagnostic).toMatchObject({ code: 'INVALID_RANGE' });
+    expect(diagnostic.message).toContain(describeErrors(validate.errors));
+  });
+});
