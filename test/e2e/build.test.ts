@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, describeErrors } from '../../src/catalog/schema.js';
+import { compile, describeErrors, type JsonSchema } from '../../src/catalog/schema.js';
 import { BUILTIN_DOMAINS } from '../../src/commands/index.js';
 import { isolatedEnv, runAh } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -45,7 +45,7 @@ describe('built bundle', () => {
     const diagnostic = JSON.parse(bad.stderr.slice(0, bad.stderr.indexOf('\nAH_TEST_REQUIRED'))) as { code: string; message: string };
     // The same words a run-time Ajv compile of the same schema gives.
     const read = BUILTIN_DOMAINS.flatMap((m) => m.commands).find((c) => c.id === 'file.read');
-    const validate = compile(read?.inputSchema as object);
+    const validate = compile(read?.inputSchema as JsonSchema);
     expect(validate({ path: 'a.txt', from: 0 })).toBe(false);
     expect(diagnostic).toMatchObject({ code: 'INVALID_RANGE' });
     expect(diagnostic.message).toContain(describeErrors(validate.errors));

@@ -1,5 +1,5 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
-import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from 'node:fs';
+import { close as closeFd, closeSync, constants, fstatSync, open as openFd, read as readFd, readSync, type Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
@@ -58,14 +58,18 @@ export async function resolvePath(cwd: string, path: string, followSymlinks: boo
   return { absolute, info: link, real: absolute };
 }
 
-// The read path uses the callback API on a bare descriptor: no FileHandle object, one fstat, and
-// the close is not waited for (it cannot change the result). Still asynchronous, off the loop.
+/**
+ * Files up to this size are read with synchronous calls once opened: fstat, read and close of a
+ * small local file take microseconds, while each asynchronous step is a round trip through the
+ * thread pool (two thread switches), which dominated a small read. The open stays asynchronous
+ * (path lookup is where a slow mount would stall), and bigger files are read asynchronously.
+ */
+const SYNC_READ_MAX = 1024 * 1024;
+
+// The asynchronous path uses the callback API on a bare descriptor: no FileHandle object, one
+// fstat, and the close is not waited for (it cannot change the result).
 function openAsync(path: string, flags: string | number): Promise<number> {
   return new Promise((done, fail) => openFd(path, flags, (error, fd) => (error ? fail(error) : done(fd))));
-}
-
-function fstatAsync(fd: number): Promise<Stats> {
-  return new Promise((done, fail) => fstatFd(fd, (error, info) => (error ? fail(error) : done(info))));
 }
 
 function readAsync(fd: number, buffer: Buffer, offset: number): Promise<number> {
@@ -101,6 +105,30 @@ async function readToEnd(fd: number, size: number): Promise<Buffer> {
   return Buffer.concat(chunks, total);
 }
 
+/** readToEnd with synchronous reads (small files, see SYNC_READ_MAX). */
+function readToEndSync(fd: number, size: number): Buffer {
+  if (size > 0) {
+    const buffer = Buffer.allocUnsafe(size);
+    let length = 0;
+    while (length < size) {
+      const bytesRead = readSync(fd, buffer, length, size - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return length < size ? buffer.subarray(0, length) : buffer;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
 /**
  * Opens the file for reading. Where the platform has O_NOFOLLOW, the symlink policy costs no extra
  * system call: opening a symlink fails with ELOOP, and only then is the path looked at again.
@@ -124,10 +152,11 @@ async function openForRead(cwd: string, path: string, followSymlinks: boolean): 
 export async function loadText(cwd: string, path: string, maxBytes: number, followSymlinks: boolean): Promise<string> {
   const fd = await openForRead(cwd, path, followSymlinks);
   let bytes: Buffer;
+  let sync = true;
   try {
     let info: Stats;
     try {
-      info = await fstatAsync(fd);
+      info = fstatSync(fd);
     } catch (error) {
       throw fsError(error, path, 'FILE_READ_FAILED');
     }
@@ -145,13 +174,20 @@ export async function loadText(cwd: string, path: string, maxBytes: number, foll
         hint: 'Raise --max-bytes (max_bytes) or read a range of a smaller file.',
       });
     }
+    sync = info.size <= SYNC_READ_MAX;
     try {
-      bytes = await readToEnd(fd, info.size);
+      bytes = sync ? readToEndSync(fd, info.size) : await readToEnd(fd, info.size);
     } catch (error) {
       throw fsError(error, path, 'FILE_READ_FAILED');
     }
   } finally {
-    closeFd(fd, () => undefined);
+    if (sync) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The descriptor is gone either way; the data read is complete.
+      }
+    } else closeFd(fd, () => undefined);
   }
   if (bytes.length > maxBytes) {
     throw new AhError({ code: 'INVALID_ARGUMENT', message: `file is too large: ${bytes.length} bytes > --max-bytes ${maxBytes}` });

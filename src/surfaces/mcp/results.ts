@@ -17,12 +17,19 @@ export interface ToolResult {
  */
 export const MAX_RENDERED_TEXT_BYTES = 16 * 1024;
 
+/** True when the rendering is exactly one of the result's top-level strings (a plain file read). */
+function repeatsField(data: Record<string, unknown>, text: string): boolean {
+  for (const key in data) if (data[key] === text) return true;
+  return false;
+}
+
 export function successResult(data: Record<string, unknown>, requestId: string, text?: string, notices?: readonly Notice[]): ToolResult {
   const execution: Record<string, unknown> = { request_id: requestId };
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts skip the byte count.
   if (
     text !== undefined &&
     text.length <= MAX_RENDERED_TEXT_BYTES &&
+    !repeatsField(data, text) &&
     (text.length * 3 <= MAX_RENDERED_TEXT_BYTES || Buffer.byteLength(text) <= MAX_RENDERED_TEXT_BYTES)
   )
     execution.text = text;
