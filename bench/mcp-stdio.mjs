@@ -1,16 +1,23 @@
-// MCP over stdio against server-filesystem, Desktop Commander and the SDK floor, interleaved.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+// MCP over stdio against server-filesystem, Desktop Commander and the SDK floor. Every measurement
+// runs in rounds that alternate the servers (A B C D A B C D …) after a common warm-up; figures are
+// medians over the rounds (latencies: percentiles over all rounds' samples).
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
-import { connectStdio, latencies, throughput } from './mcp-client.mjs';
+import { AH, installPeers, median, percentile, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { connectStdio, throughput } from './mcp-client.mjs';
+import { connectRaw } from './raw-client.mjs';
 
 export const PEERS = [
   '@modelcontextprotocol/server-filesystem@2026.8.31',
   '@wonderwhy-er/desktop-commander@0.2.52',
   '@modelcontextprotocol/server-everything@2026.8.31',
 ];
+
+/** Calls every server makes before anything is measured (JIT warm-up, caches, first-use work). */
+const WARM_UP_CALLS = 300;
+const ROUNDS = 5;
 
 function servers(peers, dir, home) {
   const env = { PATH: process.env.PATH, HOME: home, AH_CONFIG_DIR: join(home, 'ah') };
@@ -29,9 +36,35 @@ function servers(peers, dir, home) {
       tool: 'read_file',
       args: (p) => ({ path: join(dir, p) }),
       env,
+      slow: true,
     },
     { name: 'floor', cmd: [join(ROOT, 'bench', 'floor-server.mjs')], tool: 'read', args: (p) => ({ path: join(dir, p) }), env },
   ];
+}
+
+/** Sequential latencies of `count` calls (at most `budgetMs`), appended to `into`. */
+async function sample(call, count, into, budgetMs = 4000) {
+  const started = performance.now();
+  for (let i = 0; i < count && performance.now() - started < budgetMs; i += 1) {
+    const t = performance.now();
+    await call();
+    into.push(performance.now() - t);
+  }
+}
+
+const pct = (values) => ({ p50: round(percentile(values, 50), 3), p99: round(percentile(values, 99), 3) });
+
+/** ah with a bench plugin that doubles its catalog with copies of its own commands (see catalog-plugin.mjs). */
+async function bigCatalogServer(dir, home) {
+  const config = join(home, 'ah-big');
+  mkdirSync(join(config, 'plugins'), { recursive: true });
+  const env = { PATH: process.env.PATH, HOME: home, AH_CONFIG_DIR: config };
+  const plain = await connectRaw(process.execPath, [AH, '--cwd', dir, 'mcp', 'serve'], env);
+  const { message } = await plain.request('tools/list', {});
+  await plain.close();
+  writeFileSync(join(config, 'plugins', 'bench-tools.json'), JSON.stringify(message.result.tools));
+  copyFileSync(join(ROOT, 'bench', 'catalog-plugin.mjs'), join(config, 'plugins', 'catalog-plugin.mjs'));
+  return { name: 'ah + bench plugin', cmd: [AH, '--cwd', dir, 'mcp', 'serve'], env };
 }
 
 export async function run({ starts = 10 } = {}) {
@@ -60,50 +93,111 @@ export async function run({ starts = 10 } = {}) {
     if (probe.isError) throw new Error(`${s.name}: ${JSON.stringify(probe).slice(0, 300)}`);
   }
   const call = (s, file) => () => clients[s.name].client.callTool({ name: s.tool, arguments: s.args(file) });
-  for (const s of list) {
-    const r = results[s.name];
-    const listed = await clients[s.name].client.listTools();
-    r.tools = listed.tools.length;
-    r.listBytes = JSON.stringify(listed).length;
-    r.list = await latencies(() => clients[s.name].client.listTools(), 50);
+  for (const s of list) await sample(call(s, 'four-k.txt'), s.slow ? 20 : WARM_UP_CALLS, [], 6000);
+
+  // tools/list: the server's time through a raw JSON-RPC client (what serving the list costs), and
+  // the SDK client's listTools (which adds the client's own validation and caching of the list).
+  const listers = [...list, await bigCatalogServer(dir, home)];
+  const raw = {};
+  for (const s of listers) {
+    raw[s.name] = await connectRaw(process.execPath, s.cmd, s.env);
+    const { message, bytes } = await raw[s.name].request('tools/list', {});
+    results[s.name] ??= {};
+    Object.assign(results[s.name], { tools: message.result.tools.length, listBytes: bytes, rawList: [], sdkList: [] });
+    await sample(() => raw[s.name].request('tools/list', {}), 30, []);
   }
-  for (const s of list) results[s.name].read4k = await latencies(call(s, 'four-k.txt'), 300);
-  for (const s of list) results[s.name].read1m = await latencies(call(s, 'one-m.txt'), 40);
-  for (const n of [1, 8, 32])
-    for (const s of list) results[s.name][`cps${n}`] = (await throughput(call(s, 'four-k.txt'), n, n === 1 ? 400 : 1200)).callsPerSecond;
+  for (let r = 0; r < ROUNDS; r += 1) {
+    for (const s of listers) await sample(() => raw[s.name].request('tools/list', {}), 20, results[s.name].rawList);
+    for (const s of list) await sample(() => clients[s.name].client.listTools(), 10, results[s.name].sdkList);
+  }
+  for (const s of listers) await raw[s.name].close();
+
+  for (const s of list) Object.assign(results[s.name], { read4k: [], read1m: [], cps1: [], cps8: [], cps32: [] });
+  for (let r = 0; r < ROUNDS; r += 1) {
+    for (const s of list) await sample(call(s, 'four-k.txt'), 60, results[s.name].read4k, 2000);
+    for (const s of list) await sample(call(s, 'one-m.txt'), 8, results[s.name].read1m, 2000);
+  }
+  for (const n of [1, 8, 32]) {
+    for (let r = 0; r < 3; r += 1) {
+      for (const s of list) {
+        const t = await throughput(call(s, 'four-k.txt'), n, n === 1 ? 300 : 1000, 2500);
+        results[s.name][`cps${n}`].push(t.callsPerSecond);
+      }
+    }
+  }
   for (const s of list) {
     results[s.name].rssMiB = round(vmRssKiB(clients[s.name].pid) / 1024, 1);
     await clients[s.name].client.close();
   }
-  for (const r of Object.values(results)) r.startMs = round(median(r.start), 1);
+  for (const s of listers) {
+    const r = results[s.name];
+    r.rawListP50 = pct(r.rawList).p50;
+    if (r.start) r.startMs = round(median(r.start), 1);
+    if (r.sdkList?.length) r.sdkListP50 = pct(r.sdkList).p50;
+    if (r.read4k) {
+      r.read4kP = pct(r.read4k);
+      r.read1mP = pct(r.read1m);
+      for (const n of [1, 8, 32]) r[`cps${n}Median`] = median(r[`cps${n}`]);
+    }
+  }
   saveResult('mcp-stdio', results);
   const floor = results.floor;
   const fs = results['server-filesystem'];
+  const big = results['ah + bench plugin'];
   const rows = list.map(({ name }) => {
     const r = results[name];
     return [
       name,
       r.startMs,
       `${r.tools} / ${r.listBytes} B`,
-      r.list.p50,
-      `${r.read4k.p50} / ${r.read4k.p99}`,
-      `${r.read1m.p50} / ${r.read1m.p99}`,
-      r.cps1,
-      r.cps8,
-      r.cps32,
+      r.rawListP50,
+      r.sdkListP50,
+      `${r.read4kP.p50} / ${r.read4kP.p99}`,
+      `${r.read1mP.p50} / ${r.read1mP.p99}`,
+      r.cps1Median,
+      r.cps8Median,
+      r.cps32Median,
       r.rssMiB,
     ];
   });
+  rows.push([big.name, '', `${big.tools} / ${big.listBytes} B`, big.rawListP50, '', '', '', '', '', '', '']);
   const ah = results.ah;
   const ratios = [
     ['cold start vs server-filesystem', round(ah.startMs / fs.startMs, 2), '<= 0.6'],
-    ['tools/list p50 vs server-filesystem', round(ah.list.p50 / fs.list.p50, 2), '<= 1 (with >= 3x the tools)'],
-    ['4 KiB read p50 vs floor', round(ah.read4k.p50 / floor.read4k.p50, 2), '<= 1.1'],
-    ['1 MiB read p50 vs floor', round(ah.read1m.p50 / floor.read1m.p50, 2), '<= 1.1'],
-    ['calls/s at 32 vs floor', round(ah.cps32 / floor.cps32, 2), '>= 0.9'],
+    [
+      `tools/list p50 vs server-filesystem, ${ah.tools} tools (${round(ah.tools / fs.tools, 1)}×)`,
+      round(ah.rawListP50 / fs.rawListP50, 2),
+      '<= 1',
+    ],
+    [
+      `tools/list p50 vs server-filesystem, ${big.tools} tools (${round(big.tools / fs.tools, 1)}×, bench plugin)`,
+      round(big.rawListP50 / fs.rawListP50, 2),
+      '<= 1 (with >= 3× the tools)',
+    ],
+    [
+      'tools/list p50 through the SDK client vs server-filesystem',
+      round(ah.sdkListP50 / fs.sdkListP50, 2),
+      '(client-side cost, for information)',
+    ],
+    ['4 KiB read p50 vs floor', round(ah.read4kP.p50 / floor.read4kP.p50, 2), '<= 1.1'],
+    ['1 MiB read p50 vs floor', round(ah.read1mP.p50 / floor.read1mP.p50, 2), '<= 1.1'],
+    ['calls/s at 32 vs floor', round(ah.cps32Median / floor.cps32Median, 2), '>= 0.9'],
     ['VmRSS vs floor', round(ah.rssMiB / floor.rssMiB, 2), '<= 1.1'],
   ];
-  return `### MCP over stdio (${process.version})\n\n${table(['server', 'cold start ms', 'tools / list bytes', 'list p50 ms', '4 KiB p50/p99 ms', '1 MiB p50/p99 ms', 'calls/s @1', '@8', '@32', 'VmRSS MiB'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
+  const headers = [
+    'server',
+    'cold start ms',
+    'tools / list bytes',
+    'list p50 ms (raw)',
+    'list p50 ms (SDK client)',
+    '4 KiB p50/p99 ms',
+    '1 MiB p50/p99 ms',
+    'calls/s @1',
+    '@8',
+    '@32',
+    'VmRSS MiB',
+  ];
+  return `### MCP over stdio (${process.version}; ${WARM_UP_CALLS} warm-up calls per server, ${ROUNDS} interleaved rounds, medians)\n\n${table(headers, rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${await run()}\n`);

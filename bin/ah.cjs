@@ -39,12 +39,10 @@ function runCached(file, writeCache) {
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-    // Dynamic import() inside the bundle (external plugin modules) uses the normal ESM loader.
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // Code compiled by vm.Script has no loader for import(); the bundle imports modules outside
+  // itself (external plugins, the keyring addon) through this one (src/platform/import-module.ts).
+  globalThis[Symbol.for('aihelper.import')] = (specifier) => import(specifier);
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(dirname(file));

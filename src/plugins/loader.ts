@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { DomainModule } from '../catalog/descriptor.js';
 import { descriptorProblems, HOST_DOMAINS } from '../catalog/registry.js';
 import { moduleFromExports, type PluginModuleExports, shapeProblems } from './contract.js';
+import { importModule } from '../platform/import-module.js';
 
 export interface PluginWarning {
   code: string;
@@ -62,7 +63,7 @@ export async function loadExternalPlugins(
   for (const name of names) {
     let value: unknown;
     try {
-      value = moduleFromExports((await import(pathToFileURL(join(dir, name)).href)) as PluginModuleExports);
+      value = moduleFromExports((await importModule(pathToFileURL(join(dir, name)).href)) as PluginModuleExports);
     } catch (error) {
       skip(name, 'it could not be loaded', errorText(error));
       continue;

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AhError } from '../errors.js';
+import { importModule } from '../platform/import-module.js';
 
 export const MASTER_KEY_ENV = 'AH_VAULT_MASTER_KEY';
 export const KEYRING_SERVICE = 'aihelper';
@@ -58,7 +59,7 @@ export function keyringKeySource(options: { service?: string; account?: string }
       let entry: InstanceType<Keyring['AsyncEntry']>;
       let stored: string | null;
       try {
-        const { AsyncEntry } = (await import('@napi-rs/keyring')) as Keyring;
+        const { AsyncEntry } = (await importModule('@napi-rs/keyring')) as Keyring;
         entry = new AsyncEntry(service, account);
         stored = await entry.getPassword();
       } catch (error) {

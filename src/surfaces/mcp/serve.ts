@@ -12,6 +12,7 @@ import type { McpCore, ServerFixtures } from './call.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands } from './tools.js';
 import { serveStdio } from './transports/stdio.js';
+import { importModule } from '../../platform/import-module.js';
 
 export interface ServeOptions {
   transport: 'stdio' | 'http';
@@ -98,7 +99,7 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
     defaults: { cwd: env.cwd, limit: env.limit, timeoutMs: options.defaultTimeoutMs },
   };
   const fixturePath = env.env.AH_INTERNAL_MCP_FIXTURES;
-  if (fixturePath) core.fixtures = (await import(pathToFileURL(fixturePath).href)) as ServerFixtures;
+  if (fixturePath) core.fixtures = (await importModule(pathToFileURL(fixturePath).href)) as ServerFixtures;
   const lifecycle = new Lifecycle(executor, env.log, undefined, (line) => process.stderr.write(`${line}\n`));
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');

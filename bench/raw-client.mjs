@@ -1,0 +1,44 @@
+// A minimal JSON-RPC client over a stdio MCP server: newline-delimited messages, no validation.
+// It times what the server does for a request (plus the pipe and one JSON.parse), without the
+// SDK client's own work on the answer (schema validation and caching of a tools/list, for one).
+import { spawn } from 'node:child_process';
+
+export async function connectRaw(command, args, env) {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      if (line.trim() === '') continue;
+      const message = JSON.parse(line);
+      const done = waiting.get(message.id);
+      if (done) {
+        waiting.delete(message.id);
+        done({ message, bytes: Buffer.byteLength(line) });
+      }
+    }
+  });
+  let nextId = 1;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ah-bench-raw', version: '1' } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  return {
+    pid: child.pid,
+    request,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('close', resolve);
+        child.stdin.end();
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
