@@ -160,7 +160,7 @@ export async function run({ starts = 10 } = {}) {
       r.rssMiB,
     ];
   });
-  rows.push([big.name, '', `${big.tools} / ${big.listBytes} B`, big.rawListP50, '', '', '', '', '', '', '']);
+  rows.push(['ah + bench plugin', '', `${big.tools} / ${big.listBytes} B`, big.rawListP50, '', '', '', '', '', '', '']);
   const ah = results.ah;
   const ratios = [
     ['cold start vs server-filesystem', round(ah.startMs / fs.startMs, 2), '<= 0.6'],

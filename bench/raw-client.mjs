@@ -6,21 +6,24 @@ import { spawn } from 'node:child_process';
 export async function connectRaw(command, args, env) {
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map();
-  let buffered = '';
-  child.stdout.setEncoding('utf8');
+  let pending = [];
   child.stdout.on('data', (chunk) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      if (line.trim() === '') continue;
-      const message = JSON.parse(line);
+    // Only the new chunk is searched for line ends; earlier chunks of a long line wait in `pending`.
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      pending.push(chunk.subarray(start, end));
+      const line = Buffer.concat(pending);
+      pending = [];
+      start = end + 1;
+      if (line.length === 0) continue;
+      const message = JSON.parse(line.toString('utf8'));
       const done = waiting.get(message.id);
       if (done) {
         waiting.delete(message.id);
-        done({ message, bytes: Buffer.byteLength(line) });
+        done({ message, bytes: line.length });
       }
     }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
   });
   let nextId = 1;
   const request = (method, params) =>

@@ -56,7 +56,7 @@ const SPECS: JobToolSpec[] = [
     name: 'ah.job.start',
     title: 'Start a background job',
     description:
-      'Validate and admit any published tool call as a background job, then return at once with its job_id. Poll ah.job.status or ah.job.result; stop it with ah.job.cancel. Inspect the target tool before starting it: the job can do anything that tool can.',
+      'Validate and admit any published tool call as a background job, then return at once with its job_id. Poll ah.job.status or ah.job.result; stop it with ah.job.cancel. Over HTTP the target arguments need an absolute context.cwd. Inspect the target tool before starting it: the job can do anything that tool can.',
     input: JOB_START_INPUT,
     output: RootObject(SUMMARY),
     readOnly: false,

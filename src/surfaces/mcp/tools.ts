@@ -23,19 +23,24 @@ export interface ToolDefinition {
   _meta: Record<string, unknown>;
 }
 
+/**
+ * The reserved per-call context, the same in every tool. One description for the three fields:
+ * it is repeated in every tool of the list, so every byte here is paid once per tool.
+ */
 export const CONTEXT_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Per-call context: working directory, item limit and timeout.',
+  description: 'Per call: cwd (working directory for relative paths), limit (max lines or items), timeout_ms.',
   properties: {
-    cwd: { type: 'string', minLength: 1, description: 'Working directory; relative paths resolve against it.' },
-    limit: { type: 'integer', minimum: 1, description: 'Cap on returned lines or items.' },
-    timeout_ms: { type: 'integer', minimum: 1, description: 'Execution timeout in milliseconds.' },
+    cwd: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1 },
+    timeout_ms: { type: 'integer', minimum: 1 },
   },
   additionalProperties: false,
 };
 
-const CWD_LINE =
-  'Relative paths resolve against context.cwd. Over HTTP, commands that touch project files need an absolute context.cwd, and every ah.job.start target needs one.';
+const CWD_LINE = 'Relative paths resolve against context.cwd.';
+/** Commands bound to a project directory (see runtime/context.ts needsExplicitCwd). */
+const HTTP_CWD_LINE = 'Over HTTP, pass an absolute context.cwd.';
 
 export function toolName(id: string): string {
   return `ah.${id}`;
@@ -43,7 +48,8 @@ export function toolName(id: string): string {
 
 function describe(d: CommandDescriptor): string {
   const parts = [d.description.trim()];
-  parts.push(CWD_LINE);
+  // A command stateless for some inputs only still needs the directory for the others.
+  parts.push(d.stateless === true ? CWD_LINE : `${CWD_LINE} ${HTTP_CWD_LINE}`);
   if (d.credentialSlots && d.credentialSlots.length > 0) parts.push(credentialParagraph(d.credentialSlots));
   if (d.examples.length > 0) {
     parts.push(['Examples:', ...d.examples.map((e) => `- ${e.description}: ${JSON.stringify(e.arguments)}`)].join('\n'));
