@@ -41,8 +41,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   // Busy servers log many records per millisecond: the ISO text is made once per millisecond.
   let lastMs = Number.NaN;
   let lastIso = '';
-  const timestamp = (): string => {
-    const date = now();
+  const timestamp = (date: Date): string => {
     const ms = date.getTime();
     if (ms !== lastMs) {
       lastMs = ms;
@@ -50,7 +49,9 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     }
     return lastIso;
   };
-  const queue: string[] = [];
+  // Records wait as builders: redaction, bounding and JSON happen when the batch is written, after
+  // the response that caused them has gone out, not on the call's own path.
+  const queue: (() => string)[] = [];
   let draining: Promise<void> | undefined;
   let dirReady = false;
   const prunedDates = new Set<string>();
@@ -133,9 +134,16 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   const drain = async (): Promise<void> => {
     while (queue.length > 0) {
       // Everything queued so far goes out together (busy servers log many calls per write).
-      const batch = queue.splice(0, queue.length);
+      const batch: string[] = [];
+      for (const build of queue.splice(0, queue.length)) {
+        try {
+          batch.push(build());
+        } catch {
+          // A record that cannot be built is dropped alone.
+        }
+      }
       try {
-        await write(batch);
+        if (batch.length > 0) await write(batch);
       } catch {
         // Best effort: a failed write drops this batch only.
       }
@@ -161,27 +169,20 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     else pending ??= setTimeout(startDrain, COALESCE_MS);
   };
 
-  const enqueue = (line: string): void => {
+  const enqueue = (build: () => string): void => {
     if (queue.length >= QUEUE_LIMIT) return;
-    queue.push(line);
+    queue.push(build);
     schedule();
-  };
-
-  const safe = (fn: () => void): void => {
-    try {
-      fn();
-    } catch {
-      // Never let logging break a command.
-    }
   };
 
   return {
     configDir: options.configDir,
     commandCompleted(event: CommandCompletedInput) {
-      safe(() => {
+      const at = now();
+      enqueue(() => {
         const record: Record_ = {
           schema_version: 1,
-          timestamp: timestamp(),
+          timestamp: timestamp(at),
           event: 'command.completed',
           transport: event.transport,
           pid,
@@ -199,14 +200,15 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
         if (event.queue_wait_ms !== undefined) record.queue_wait_ms = event.queue_wait_ms;
         if (event.execution_ms !== undefined) record.execution_ms = event.execution_ms;
         if (event.timeout_phase !== undefined) record.timeout_phase = event.timeout_phase;
-        enqueue(serialise(record, 'parameters'));
+        return serialise(record, 'parameters');
       });
     },
     system(event: SystemEventInput) {
-      safe(() => {
+      const at = now();
+      enqueue(() => {
         const record: Record_ = {
           schema_version: 1,
-          timestamp: timestamp(),
+          timestamp: timestamp(at),
           event: 'system',
           pid,
           component: event.component,
@@ -214,7 +216,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
           diagnostic: diagnostic(event.diagnostic),
           context: boundValue(scrub(event.context ?? {})),
         };
-        enqueue(serialise(record, 'context'));
+        return serialise(record, 'context');
       });
     },
     async flush() {

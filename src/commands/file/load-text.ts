@@ -209,6 +209,14 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** The number of lines splitLines would return, without building them. */
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  return text.endsWith('\n') ? count : count + 1;
+}
+
 /** `-n` rendering: line number right-aligned to width 4, then ': ', then the text. */
 export function numberLines(lines: readonly string[], firstLine: number): string[] {
   return lines.map((line, i) => `${String(firstLine + i).padStart(4)}: ${line}`);

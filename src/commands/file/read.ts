@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { loadText, splitLines } from './load-text.js';
+import { lineCount, loadText, splitLines } from './load-text.js';
 import { cliHints, FOLLOW_SYMLINKS, MAX_BYTES, NUMBER_LINES, PATH, READ_EFFECTS, renderText, textOutput, textResult } from './shared.js';
 
 const input = RootObject({
@@ -31,7 +31,16 @@ export const read = defineCommand({
     if (args.to !== undefined && args.to < from) {
       throw new AhError({ code: 'INVALID_RANGE', message: '--to must be >= --from', cause: `from ${from}, to ${args.to}` });
     }
-    const lines = splitLines(await loadText(ctx.cwd, args.path, args.max_bytes, args.follow_symlinks));
+    const text = await loadText(ctx.cwd, args.path, args.max_bytes, args.follow_symlinks);
+    // The whole file as it is (the common call): no split into lines and join back.
+    if (from === 1 && args.to === undefined && !args.number_lines) {
+      const count = lineCount(text);
+      if (ctx.limit === null || count <= ctx.limit) {
+        const content = text.endsWith('\n') ? text.slice(0, -1) : text;
+        return { command: 'file.read', path: args.path, from, to: null, numbered: false, line_count: count, truncated: false, content };
+      }
+    }
+    const lines = splitLines(text);
     const end = args.to === undefined ? lines.length : Math.min(args.to, lines.length);
     let selected = lines.slice(from - 1, end);
     let truncated = false;
