@@ -1,13 +1,18 @@
-// MCP over local Streamable HTTP against server-everything (echo) and the SDK floor, interleaved:
-// latency and calls/s at 1, 8 and 32 in flight, and VmRSS after 1,000 and 10,000 calls over 8 sessions.
+// MCP over local Streamable HTTP against server-everything (echo) and the SDK floor: latency and
+// calls/s at 1, 8 and 32 in flight (after a common warm-up, in rounds that alternate the servers,
+// medians over the rounds), and VmRSS after 1,000 and 10,000 calls over 8 sessions.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { AH, installPeers, median, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
 import { connectHttp, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
+
+/** Calls every server makes before anything is measured (JIT warm-up, first-use work). */
+const WARM_UP_CALLS = 300;
+const ROUNDS = 5;
 
 async function start(args, env, portPattern) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,9 +78,21 @@ export async function run() {
     if (probe.isError) throw new Error(`${s.name}: ${JSON.stringify(probe).slice(0, 300)}`);
     results[s.name] = {};
   }
+  const call = (s) => () => clients[s.name].callTool({ name: s.tool, arguments: s.args });
+  for (const s of servers) await throughput(call(s), 1, WARM_UP_CALLS);
   for (const n of [1, 8, 32]) {
-    for (const s of servers)
-      results[s.name][n] = await throughput(() => clients[s.name].callTool({ name: s.tool, arguments: s.args }), n, n === 1 ? 400 : 1500);
+    const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
+    for (let r = 0; r < ROUNDS; r += 1) {
+      for (const s of servers) rounds[s.name].push(await throughput(call(s), n, n === 1 ? 300 : 1000, 2500));
+    }
+    for (const s of servers) {
+      const runs = rounds[s.name];
+      results[s.name][n] = {
+        callsPerSecond: median(runs.map((t) => t.callsPerSecond)),
+        p50: median(runs.map((t) => t.p50)),
+        p99: median(runs.map((t) => t.p99)),
+      };
+    }
   }
   // RSS growth: 10,000 calls spread over 8 sessions.
   for (const s of servers) {
@@ -118,7 +135,7 @@ export async function run() {
     '>= 0.9',
   ]);
   ratios.push(['RSS growth 1k → 10k calls', `${round((results.ah.rss10k / results.ah.rss1k - 1) * 100, 1)} %`, '<= +10 %']);
-  return `### MCP over local HTTP (${process.version}; ah: ah.file.stat, server-everything: echo, floor: read 4 KiB)\n\n${table(['server', 'calls/s @1 (p50 / p99 ms)', '@8', '@32', 'VmRSS MiB after 1k', 'after 10k', 'growth'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
+  return `### MCP over local HTTP (${process.version}; ah: ah.file.stat, server-everything: echo, floor: read 4 KiB; ${WARM_UP_CALLS} warm-up calls, ${ROUNDS} interleaved rounds, medians)\n\n${table(['server', 'calls/s @1 (p50 / p99 ms)', '@8', '@32', 'VmRSS MiB after 1k', 'after 10k', 'growth'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${await run()}\n`);

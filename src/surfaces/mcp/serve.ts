@@ -9,6 +9,7 @@ import type { HostCliEnv } from '../cli/host-commands.js';
 import { pathToFileURL } from 'node:url';
 import type { ManagedHooks } from '../../service/managed-instance.js';
 import type { McpCore, ServerFixtures } from './call.js';
+import { boundHeapGrowth } from './heap.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands } from './tools.js';
 import { serveStdio } from './transports/stdio.js';
@@ -72,6 +73,7 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
     return runManaged(env.env, options, (hooks) => serveFromCli(input, env, hooks));
   }
   guardStdout();
+  boundHeapGrowth(env.env, process.execArgv);
   const snapshot = env.catalog.snapshot();
   const reserved = reservedJobCommands(snapshot);
   if (reserved.length > 0) {

@@ -1,0 +1,20 @@
+/**
+ * Heap sizing for the long-running server. After a full collection V8 lets the old generation
+ * grow to a multiple of what survived, up to about 4× when the program allocates fast, as a busy
+ * server does: an MCP server with ~17 MB of live data then holds 90+ MB of mostly dead heap
+ * between collections. A growth factor of 1.5 keeps it at a small multiple of the live data (the
+ * extra full collections of a heap this small take a few milliseconds each).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+export const HEAP_GROWING_PERCENT = 50;
+
+export function boundHeapGrowth(env: Readonly<Record<string, string | undefined>>, execArgv: readonly string[]): void {
+  // A user who tunes the heap through node options keeps their setting.
+  if ([...execArgv, env.NODE_OPTIONS ?? ''].some((option) => option.includes('heap-growing-percent'))) return;
+  try {
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  } catch {
+    // Only an optimisation.
+  }
+}
