@@ -1,7 +1,7 @@
 // search text over a large real tree (this repo's node_modules) against ripgrep and grep -rn,
 // interleaved, plus the event-loop delay while four searches run in one process.
 
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -74,7 +74,8 @@ const context = () => ({
   credentials: {},
   notice() {},
   progress() {},
-  transport: 'cli',
+  // As the MCP server calls it: on worker threads, the event loop free.
+  transport: 'mcp',
 });
 
 const args = (pattern, regex) => ({
@@ -87,9 +88,14 @@ const args = (pattern, regex) => ({
   follow_symlinks: false,
 });
 
-/** search.text from the sources, bundled on the fly (the CLI bundle has no per-command entry). */
+/**
+ * search.text from the sources, bundled on the fly (the CLI bundle has no per-command entry), with
+ * the built search worker beside it, where the engine looks for it.
+ */
 async function loadSearch() {
-  const out = join(mkdtempSync(join(tmpdir(), 'ah-bench-eld-')), 'search.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-eld-'));
+  copyFileSync(join(ROOT, 'dist', 'search-worker.cjs'), join(dir, 'search-worker.cjs'));
+  const out = join(dir, 'search.mjs');
   await build({
     entryPoints: [join(ROOT, 'src/commands/search/text.ts')],
     bundle: true,

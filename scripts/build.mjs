@@ -190,6 +190,24 @@ await build({
   plugins: [lazyAjv, lazySdkValidator, precompiledValidators],
 });
 
+// The search worker: its own small bundle next to the main one (src/commands/search/parallel.ts
+// starts it from there).
+await build({
+  entryPoints: { 'search-worker': 'src/commands/search/search-worker.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: !process.env.AH_BUILD_READABLE,
+  legalComments: 'none',
+  define: { 'import.meta': '__ahImportMeta' },
+  banner: { js: importMetaBanner },
+  logLevel: 'warning',
+});
+
 /**
  * The code cache: bin/ah.cjs compiles the bundle with V8's cached data when it matches. It is made
  * by a real run, so it holds the functions that run used: an `mcp serve` over stdio that answers

@@ -3,6 +3,7 @@
  * the build precompiled (never Ajv's compiler), runs through the code cache, and gives the same
  * validation errors as a run-time compile.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,16 @@ describe('built bundle', () => {
       BUILTIN_DOMAINS.flatMap((m) => m.commands.flatMap((c) => [JSON.stringify(c.inputSchema), JSON.stringify(c.outputSchema)])),
     );
     expect(readdirSync(join(DIST, 'validators')).length).toBeGreaterThanOrEqual(schemas.size);
+  });
+
+  it('ships a code cache that V8 accepts for the bundle', () => {
+    const check = [
+      "const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module');",
+      `const file = ${JSON.stringify(join(DIST, 'ah.cjs'))};`,
+      `const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(${JSON.stringify(join(DIST, 'ah.cache'))}) });`,
+      'process.stdout.write(String(script.cachedDataRejected));',
+    ].join('\n');
+    expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('false');
   });
 
   it('validates built-in commands without loading Ajv', async () => {

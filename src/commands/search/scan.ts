@@ -1,7 +1,6 @@
 /**
- * Reading and matching files for search text. Everything here is self-contained on purpose: the
- * worker pool (pool.ts) ships these functions to worker threads as source text, so they may only
- * use their parameters, each other and language globals (no imports, no module constants).
+ * Reading and matching files for search text, synchronously: the search engine (engine.ts) runs
+ * these on worker threads and, from the CLI, on the main thread.
  */
 
 /** What to look for; plain data so it can be posted to a worker. */
@@ -55,7 +54,15 @@ export interface ScanState {
   buffer: Buffer | null;
 }
 
-/** Reads a whole file into the reusable buffer; null when unreadable, 'l' when over maxBytes. */
+/** Bytes asked for by the first read of every file: most files fit, and need no fstat. */
+const FIRST_READ = 64 * 1024;
+
+/**
+ * Reads a whole file into the reusable buffer; 'g' when unreadable, 'l' when over maxBytes.
+ * Three system calls for most files: open, one read and close. A read that returns less than it
+ * asked for has reached the end of a regular file, so only a file that fills the first read costs
+ * an fstat (for its size) and the reads up to its end.
+ */
 export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state: ScanState): Buffer | 'l' | 'g' {
   let fd: number;
   try {
@@ -64,16 +71,26 @@ export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state:
     return 'g';
   }
   try {
-    const size = deps.fstatSync(fd).size;
-    if (size > maxBytes) return 'l';
-    // One byte more than the size, so a read that fills it proves the file grew.
-    const want = Math.min(size + 1, maxBytes + 1);
     let buffer = state.buffer;
-    if (buffer === null || buffer.length < want) {
-      buffer = Buffer.allocUnsafe(Math.max(want, 1 << 16));
+    if (buffer === null || buffer.length < FIRST_READ) {
+      buffer = Buffer.allocUnsafe(FIRST_READ);
       state.buffer = buffer;
     }
-    let n = 0;
+    // One byte more than maxBytes, so a read that gets it proves the file too large.
+    const first = Math.min(FIRST_READ, maxBytes + 1);
+    let n = deps.readSync(fd, buffer, 0, first, null);
+    if (n < first) return buffer.subarray(0, n);
+    if (n > maxBytes) return 'l';
+    const size = deps.fstatSync(fd).size;
+    if (size > maxBytes) return 'l';
+    // Room for one byte more than the size, so a read that fills it proves the file grew.
+    const want = Math.min(size + 1, maxBytes + 1);
+    if (buffer.length < want) {
+      const grown = Buffer.allocUnsafe(want);
+      buffer.copy(grown, 0, 0, n);
+      buffer = grown;
+      state.buffer = grown;
+    }
     for (;;) {
       if (n === buffer.length) {
         if (n > maxBytes) return 'l';

@@ -1,9 +1,10 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { createSpec } from './matcher.js';
-import { scanInline, scanPool } from './pool.js';
-import { BACKEND, batchesOf, batchesOffThread, compileGlobs, displayPath, resolveRoots, SEARCH_EFFECTS } from './roots.js';
-import type { FileResult } from './scan.js';
+import { planSearch } from './engine.js';
+import { compileGlobs } from './globs.js';
+import { runJob, searchWorkers, workerCount } from './parallel.js';
+import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 
 const input = RootObject({
   pattern: Type.String({ minLength: 1, description: 'Text to find (a regular expression with regex: true)' }),
@@ -45,13 +46,12 @@ const output = RootObject({
   truncated: Type.Boolean(),
 });
 type Output = Static<typeof output>;
-type Match = Static<typeof MATCH>;
 
-/** Files per chunk handed to a worker (the first chunks are smaller, to start the workers early). */
-const CHUNK = 32;
-const FIRST_CHUNK = 8;
-/** Chunks of one search in flight at once (bounds memory and the work past a reached limit). */
-const IN_FLIGHT = 8;
+/** From the CLI, workers join a search still running after this long (see parallel.ts). */
+const CLI_JOIN_AFTER_MS = 40;
+/** Longest stretch of merging between two turns of a server's event loop. */
+const MERGE_SLICE_MS = 10;
+type Match = Static<typeof MATCH>;
 
 function render(o: Output): string {
   const lines: string[] = [];
@@ -83,6 +83,11 @@ export const text = defineCommand({
   cli: { positionals: ['pattern', 'paths'], aliases: { glob: 'globs', context: 'context_lines' } },
   render,
   async run(args: Static<typeof input>, ctx): Promise<Output> {
+    // The CLI may block its own thread (it runs units too); a server keeps its event loop free.
+    const participate = ctx.transport === 'cli';
+    const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
+    // A server's workers boot while the roots are resolved and listed (they stay for later searches).
+    if (workers > 0 && !participate) searchWorkers().start(workers);
     // One match past the limit proves truncation exactly.
     const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
     const spec = createSpec(args.pattern, {
@@ -92,124 +97,36 @@ export const text = defineCommand({
       context: args.context_lines ?? 0,
       maxHits: budget,
     });
-    const accept = compileGlobs(args.globs);
+    compileGlobs(args.globs);
     const roots = await resolveRoots(ctx.cwd, args.paths);
-    const counters = { skippedSymlinks: 0 };
-    const workers = ctx.env.AH_SEARCH_WORKERS !== '0';
-    // The walk runs on a worker thread too (falling back to the main thread), unless workers are off
-    // (AH_SEARCH_WORKERS=0: everything on the main thread; AH_SEARCH_WALK_WORKER=0: the walk only).
-    const walk = (workers && ctx.env.AH_SEARCH_WALK_WORKER !== '0' ? batchesOffThread : batchesOf)(
-      roots,
-      { followSymlinks: args.follow_symlinks, env: ctx.env, signal: ctx.signal, ...(accept ? { accept } : {}) },
-      counters,
-    );
+    const plan = planSearch(roots, { cwd: ctx.cwd, spec, globs: args.globs, followSymlinks: args.follow_symlinks, env: ctx.env });
+    const results = await runJob(plan.job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal });
     const matches: Match[] = [];
-    const files = new Set<string>();
     let binary = 0;
     let large = 0;
-
-    // Chunks of files are scanned by the worker pool (or inline) and consumed strictly in walk order.
-    const pool = workers ? scanPool() : null;
-    const cancel = new Int32Array(new SharedArrayBuffer(4));
-    const scan = (chunk: string[]) => (pool ? pool.scan(spec, chunk, cancel) : scanInline(spec, chunk, cancel));
-    const stop = () => {
-      if (pool) pool.cancel(cancel);
-      else Atomics.store(cancel, 0, 1);
-    };
-    let rejectAbort: (reason: unknown) => void = () => undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      rejectAbort = reject;
-    });
-    aborted.catch(() => undefined);
-    const onAbort = () => {
-      stop();
-      rejectAbort(ctx.signal.reason);
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-
-    interface Pending {
-      files: string[];
-      results: FileResult[] | null | undefined;
-      done: Promise<void>;
-    }
-    const queue: Pending[] = [];
-    let full = false;
-    const dispatch = (chunk: string[]) => {
-      const item: Pending = { files: chunk, results: undefined, done: Promise.resolve() };
-      item.done = scan(chunk).then((r) => {
-        item.results = r;
-      });
-      // Errors surface when the chunk is consumed; never as an unhandled rejection.
-      item.done.catch(() => undefined);
-      queue.push(item);
-    };
-    const consume = (item: Pending) => {
-      const results = item.results;
-      if (results === null || results === undefined) throw ctx.signal.aborted ? ctx.signal.reason : new Error('search cancelled');
-      for (let i = 0; i < results.length; i += 1) {
-        const result = results[i] as FileResult;
-        if (result === 'n' || result === 'g') continue;
-        if (result === 'l') {
-          large += 1;
-          continue;
-        }
-        if (result === 'b') {
-          binary += 1;
-          continue;
-        }
-        const path = displayPath(ctx.cwd, item.files[i] as string);
-        files.add(path);
-        for (const hit of result) {
-          matches.push({ path, line: hit.line, column: hit.column, text: hit.text, context_before: hit.before, context_after: hit.after });
-          if (matches.length >= budget) break;
-        }
-        if (matches.length >= budget) {
-          full = true;
-          return;
+    let symlinks = plan.symlinks;
+    // A server merges in slices: a search with a million hits must not hold its event loop.
+    let slice = performance.now();
+    for (const unit of results) {
+      binary += unit.binary;
+      large += unit.large;
+      symlinks += unit.symlinks;
+      for (const match of unit.matches) {
+        if (matches.length >= budget) break;
+        matches.push(match);
+        if (!participate && (matches.length & 1023) === 0 && performance.now() - slice > MERGE_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          slice = performance.now();
         }
       }
-    };
-    const settle = async (item: Pending) => {
-      await Promise.race([item.done, aborted]);
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      consume(item);
-    };
-
-    try {
-      let chunk: string[] = [];
-      let size = FIRST_CHUNK;
-      for (;;) {
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-        // Consume whatever finished at the head, and wait when too much is in flight.
-        while (queue.length > 0 && !full && ((queue[0] as Pending).results !== undefined || queue.length >= IN_FLIGHT)) {
-          await settle(queue.shift() as Pending);
-        }
-        if (full) break;
-        // next() by hand: breaking out of for-await would close the generator.
-        const next = walk.next();
-        next.catch(() => undefined);
-        const step = await Promise.race([next, aborted]);
-        if (step.done) break;
-        for (const file of step.value) {
-          chunk.push(file.absolute);
-          if (chunk.length >= size) {
-            dispatch(chunk);
-            chunk = [];
-            size = Math.min(CHUNK, size * 2);
-          }
-        }
-      }
-      if (!full && chunk.length > 0) dispatch(chunk);
-      while (queue.length > 0 && !full) await settle(queue.shift() as Pending);
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      // Stop the workers on whatever is left (a reached limit, an abort or an error).
-      stop();
-      await walk.return(undefined).catch(() => undefined);
     }
     const truncated = matches.length > (ctx.limit ?? Number.POSITIVE_INFINITY);
     if (truncated) matches.length = ctx.limit as number;
-    const shownFiles = new Set(matches.map((m) => m.path));
+    // Every file with a hit among the matches (each file's hits are consecutive).
+    let fileCount = 0;
+    for (let i = 0; i < matches.length; i += 1)
+      if (i === 0 || (matches[i] as Match).path !== (matches[i - 1] as Match).path) fileCount += 1;
     return {
       command: 'search.text',
       backend: BACKEND,
@@ -220,11 +137,11 @@ export const text = defineCommand({
       root: roots[0]?.given ?? '.',
       roots: roots.map((r) => r.given),
       match_count: matches.length,
-      file_count: truncated ? shownFiles.size : files.size,
+      file_count: fileCount,
       matches,
       skipped_binary_files: binary,
       skipped_large_files: large,
-      skipped_symlink_files: counters.skippedSymlinks,
+      skipped_symlink_files: symlinks,
       truncated,
     };
   },

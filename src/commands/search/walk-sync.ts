@@ -1,9 +1,9 @@
 /**
- * The walk of walker.ts as one synchronous function, for a worker thread (walk-worker.ts). Same
- * semantics: sorted names, hidden entries skipped, .gitignore/.ignore/.rgignore with ripgrep's
- * precedence (ignore-rules.ts), symlinks skipped and counted unless followed, followed directories
- * never entered twice on one path. The functions are shipped to the worker as source text, so they
- * use nothing but their parameters and each other (no imports, no module-level values).
+ * The ignore-aware walk as synchronous functions, run by the search engine (engine.ts) on worker
+ * threads and, from the CLI, on the main thread. Same semantics as walker.ts: sorted names, hidden
+ * entries skipped, .gitignore/.ignore/.rgignore with ripgrep's precedence (ignore-rules.ts),
+ * symlinks skipped and counted unless followed, followed directories never entered twice on one
+ * path. File system and path primitives come in as `d`, so tests can swap them.
  */
 
 export interface WalkSyncDeps {
@@ -32,8 +32,10 @@ interface SelfResult {
   unignored: boolean;
 }
 
-interface SyncLayer {
+/** One ignore file's rules, anchored at the directory that holds it. `text` rebuilds it elsewhere. */
+export interface SyncLayer {
   base: string;
+  text: string;
   rules: { test(path: string): SelfResult; _rules?: { test?: (path: string, mode: string) => SelfResult } };
 }
 
@@ -44,6 +46,21 @@ export interface WalkSyncOptions {
 
 /** Receives consecutive files (absolute and root-relative paths); returns false to stop the walk. */
 export type WalkSink = (absolute: string[], relative: string[]) => boolean;
+
+export interface WalkItem {
+  absolute: string;
+  relative: string;
+  isDir: boolean;
+}
+
+/** What the walk of one directory needs to know about its surroundings. */
+export interface WalkScope {
+  /** Inside a git repository (.gitignore files count only there). */
+  inRepo: boolean;
+  followSymlinks: boolean;
+  /** Symlinks skipped so far (the walk adds to it). */
+  symlinks: number;
+}
 
 /** Reads a text file, null when unreadable (ignore-rules.ts readText). */
 export function walkReadText(d: WalkSyncDeps, path: string): string | null {
@@ -102,13 +119,18 @@ export function walkGlobalExcludes(d: WalkSyncDeps, env: Readonly<Record<string,
   return xdg ? d.join(xdg, 'git', 'ignore') : null;
 }
 
+/** A layer from an ignore file's text. */
+export function walkLayer(d: WalkSyncDeps, base: string, text: string): SyncLayer {
+  return { base, text, rules: d.ignore({ allowRelativePaths: true }).add(text) as SyncLayer['rules'] };
+}
+
 /** ignore-rules.ts directoryLayers. */
 export function walkDirLayers(d: WalkSyncDeps, dir: string, names: ReadonlySet<string>, inRepo: boolean): SyncLayer[] {
   const layers: SyncLayer[] = [];
   for (const name of ['.gitignore', '.ignore', '.rgignore']) {
     if (!names.has(name) || (name === '.gitignore' && !inRepo)) continue;
     const text = walkReadText(d, d.join(dir, name));
-    if (text !== null) layers.push({ base: dir, rules: d.ignore({ allowRelativePaths: true }).add(text) as SyncLayer['rules'] });
+    if (text !== null) layers.push(walkLayer(d, dir, text));
   }
   return layers;
 }
@@ -124,11 +146,9 @@ export function walkInherited(
   if (repoRoot) {
     const globalPath = walkGlobalExcludes(d, env);
     const globalText = globalPath ? walkReadText(d, globalPath) : null;
-    if (globalText !== null)
-      inherited.push({ base: repoRoot, rules: d.ignore({ allowRelativePaths: true }).add(globalText) as SyncLayer['rules'] });
+    if (globalText !== null) inherited.push(walkLayer(d, repoRoot, globalText));
     const exclude = walkReadText(d, d.join(repoRoot, '.git', 'info', 'exclude'));
-    if (exclude !== null)
-      inherited.push({ base: repoRoot, rules: d.ignore({ allowRelativePaths: true }).add(exclude) as SyncLayer['rules'] });
+    if (exclude !== null) inherited.push(walkLayer(d, repoRoot, exclude));
   }
   const parents: string[] = [];
   let current = d.dirname(root);
@@ -161,80 +181,92 @@ export function walkIsIgnored(d: WalkSyncDeps, layers: readonly SyncLayer[], abs
   return ignored;
 }
 
+const byName = (a: WalkDirent, b: WalkDirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
- * Walks `root` (a directory) depth-first in walker.ts order, handing files to `sink` in batches.
- * `stopped` is polled once per directory. Returns the symlinks skipped, or null when stopped.
+ * Lists and filters one directory (walker.ts list): entries sorted by name that survive the
+ * hidden, type, symlink and ignore filters, and the layers in force inside it. Null when unreadable.
  */
-export function walkTree(d: WalkSyncDeps, root: string, options: WalkSyncOptions, sink: WalkSink, stopped: () => boolean): number | null {
-  const context = walkInherited(d, root, options.env);
-  const inRepo = context.repoRoot !== null;
-  let visited: Set<string> | null = null;
-  if (options.followSymlinks) {
-    let real = root;
-    try {
-      real = d.realpathSync(root);
-    } catch {}
-    visited = new Set([real]);
+export function walkList(
+  d: WalkSyncDeps,
+  dir: string,
+  relDir: string,
+  layers: SyncLayer[],
+  scope: WalkScope,
+): { items: WalkItem[]; active: SyncLayer[] } | null {
+  let entries: WalkDirent[];
+  try {
+    entries = d.readdirSync(dir, { withFileTypes: true }).sort(byName);
+  } catch {
+    return null;
   }
-  let symlinks = 0;
+  const names = new Set<string>();
+  for (const e of entries) {
+    if (e.name === '.gitignore' || e.name === '.ignore' || e.name === '.rgignore') names.add(e.name);
+  }
+  const own = names.size === 0 ? [] : walkDirLayers(d, dir, names, scope.inRepo);
+  const active = own.length > 0 ? [...layers, ...own] : layers;
+  const items: WalkItem[] = [];
+  const prefix = dir.endsWith(d.sep) ? dir : dir + d.sep;
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const absolute = prefix + entry.name;
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      if (!scope.followSymlinks) {
+        scope.symlinks += 1;
+        continue;
+      }
+      let target: { isDirectory(): boolean; isFile(): boolean };
+      try {
+        target = d.statSync(absolute);
+      } catch {
+        continue;
+      }
+      isDir = target.isDirectory();
+      isFile = target.isFile();
+    }
+    if (!isDir && !isFile) continue;
+    if (walkIsIgnored(d, active, absolute, isDir)) continue;
+    items.push({ absolute, relative: relDir === '' ? entry.name : `${relDir}/${entry.name}`, isDir });
+  }
+  return { items, active };
+}
+
+/** The real path of a directory, or the path itself when it cannot be resolved. */
+export function walkRealpath(d: WalkSyncDeps, path: string): string {
+  try {
+    return d.realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Walks the directory `dir` (already listed as an item of its parent, with the parent's `layers`
+ * in force) depth-first in walker.ts order, handing files to `sink` in batches. `ancestors` holds
+ * the real paths of the followed directories above it (followSymlinks only). `stopped` is polled
+ * once per directory. Returns false when stopped or when the sink asked to stop.
+ */
+export function walkSubtree(
+  d: WalkSyncDeps,
+  dir: WalkItem,
+  layers: SyncLayer[],
+  scope: WalkScope,
+  ancestors: Set<string> | null,
+  sink: WalkSink,
+  stopped: () => boolean,
+): boolean {
   let absolutes: string[] = [];
   let relatives: string[] = [];
-  const byName = (a: WalkDirent, b: WalkDirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-  interface SyncItem {
-    absolute: string;
-    relative: string;
-    isDir: boolean;
-  }
-  /** Lists and filters one directory (walker.ts list), null when unreadable. */
-  const list = (dir: string, relDir: string, layers: SyncLayer[]): { items: SyncItem[]; active: SyncLayer[] } | null => {
-    let entries: WalkDirent[];
-    try {
-      entries = d.readdirSync(dir, { withFileTypes: true }).sort(byName);
-    } catch {
-      return null;
-    }
-    const names = new Set<string>();
-    for (const e of entries) {
-      if (e.name === '.gitignore' || e.name === '.ignore' || e.name === '.rgignore') names.add(e.name);
-    }
-    const own = names.size === 0 ? [] : walkDirLayers(d, dir, names, inRepo);
-    const active = own.length > 0 ? [...layers, ...own] : layers;
-    const items: SyncItem[] = [];
-    const prefix = dir.endsWith(d.sep) ? dir : dir + d.sep;
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const absolute = prefix + entry.name;
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        if (!options.followSymlinks) {
-          symlinks += 1;
-          continue;
-        }
-        let target: { isDirectory(): boolean; isFile(): boolean };
-        try {
-          target = d.statSync(absolute);
-        } catch {
-          continue;
-        }
-        isDir = target.isDirectory();
-        isFile = target.isFile();
-      }
-      if (!isDir && !isFile) continue;
-      if (walkIsIgnored(d, active, absolute, isDir)) continue;
-      items.push({ absolute, relative: relDir === '' ? entry.name : `${relDir}/${entry.name}`, isDir });
-    }
-    return { items, active };
-  };
-
-  interface SyncFrame {
-    items: SyncItem[];
+  interface Frame {
+    items: WalkItem[];
     active: SyncLayer[];
     next: number;
     real: string | null;
   }
-  const stack: SyncFrame[] = [];
+  const stack: Frame[] = [];
   const flush = (): boolean => {
     if (absolutes.length === 0) return true;
     const more = sink(absolutes, relatives);
@@ -242,14 +274,27 @@ export function walkTree(d: WalkSyncDeps, root: string, options: WalkSyncOptions
     relatives = [];
     return more;
   };
-  const first = list(root, '', context.inherited);
-  if (first !== null) stack.push({ items: first.items, active: first.active, next: 0, real: null });
+  const enter = (item: WalkItem, parentLayers: SyncLayer[]): void => {
+    let real: string | null = null;
+    if (ancestors !== null) {
+      real = walkRealpath(d, item.absolute);
+      if (ancestors.has(real)) return;
+      ancestors.add(real);
+    }
+    const listed = walkList(d, item.absolute, item.relative, parentLayers, scope);
+    if (listed === null) {
+      if (real !== null) ancestors?.delete(real);
+      return;
+    }
+    stack.push({ items: listed.items, active: listed.active, next: 0, real });
+  };
+  enter(dir, layers);
   while (stack.length > 0) {
-    if (stopped()) return null;
-    const frame = stack[stack.length - 1] as SyncFrame;
-    let descend: SyncItem | null = null;
+    if (stopped()) return false;
+    const frame = stack[stack.length - 1] as Frame;
+    let descend: WalkItem | null = null;
     while (frame.next < frame.items.length) {
-      const item = frame.items[frame.next] as SyncItem;
+      const item = frame.items[frame.next] as WalkItem;
       frame.next += 1;
       if (item.isDir) {
         descend = item;
@@ -260,27 +305,24 @@ export function walkTree(d: WalkSyncDeps, root: string, options: WalkSyncOptions
     }
     if (descend === null) {
       stack.pop();
-      if (frame.real !== null) visited?.delete(frame.real);
+      if (frame.real !== null) ancestors?.delete(frame.real);
       continue;
     }
-    let real: string | null = null;
-    if (visited !== null) {
-      real = descend.absolute;
-      try {
-        real = d.realpathSync(descend.absolute);
-      } catch {}
-      if (visited.has(real)) continue;
-      visited.add(real);
-    }
-    const listed = list(descend.absolute, descend.relative, frame.active);
-    if (listed === null) {
-      if (real !== null) visited?.delete(real);
-      continue;
-    }
-    stack.push({ items: listed.items, active: listed.active, next: 0, real });
+    enter(descend, frame.active);
     // Batches go out at directory boundaries once big enough (the sink decides how big).
-    if (absolutes.length >= 16 && !flush()) return null;
+    if (absolutes.length >= 16 && !flush()) return false;
   }
-  if (!flush()) return null;
-  return symlinks;
+  return flush();
+}
+
+/**
+ * Walks `root` (a directory) whole: its inherited rules, then walkSubtree. Returns the symlinks
+ * skipped, or null when stopped.
+ */
+export function walkTree(d: WalkSyncDeps, root: string, options: WalkSyncOptions, sink: WalkSink, stopped: () => boolean): number | null {
+  const context = walkInherited(d, root, options.env);
+  const scope: WalkScope = { inRepo: context.repoRoot !== null, followSymlinks: options.followSymlinks, symlinks: 0 };
+  const ancestors = options.followSymlinks ? new Set<string>() : null;
+  const done = walkSubtree(d, { absolute: root, relative: '', isDir: true }, context.inherited, scope, ancestors, sink, stopped);
+  return done ? scope.symlinks : null;
 }

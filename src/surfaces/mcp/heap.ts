@@ -12,6 +12,9 @@ export const HEAP_GROWING_PERCENT = 50;
 export function boundHeapGrowth(env: Readonly<Record<string, string | undefined>>, execArgv: readonly string[]): void {
   // A user who tunes the heap through node options keeps their setting.
   if ([...execArgv, env.NODE_OPTIONS ?? ''].some((option) => option.includes('heap-growing-percent'))) return;
+  // The build's code-cache run (scripts/build.mjs) must keep V8's default flags: V8 stamps cached
+  // code with a hash of the flags and rejects it in a process whose flags differ.
+  if (env.AH_BUILD_CODE_CACHE !== undefined) return;
   try {
     setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   } catch {

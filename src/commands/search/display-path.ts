@@ -1,0 +1,15 @@
+/** How search results name files: relative to the working directory when under it, else absolute. */
+import { isAbsolute, relative, sep } from 'node:path';
+
+/** Display path: relative to cwd with forward slashes when under it, else absolute. */
+export function displayPath(cwd: string, absolute: string): string {
+  // The common case, a file under cwd (both normalised absolute paths), without path.relative.
+  const prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
+  if (absolute.startsWith(prefix) && absolute.length > prefix.length && !cwd.includes(`${sep}.`)) {
+    const rel = absolute.slice(prefix.length);
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
+  const rel = relative(cwd, absolute);
+  const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
+  return sep === '/' ? shown : shown.split(sep).join('/');
+}

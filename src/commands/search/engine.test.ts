@@ -1,0 +1,223 @@
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../catalog/schema.js';
+import { testContext } from '../../../test/helpers/context.js';
+import { tempDir } from '../../../test/helpers/tmp.js';
+import { planSearch, type UnitResult } from './engine.js';
+import { compileGlobs } from './globs.js';
+import { createSpec } from './matcher.js';
+import { runJob, SearchWorkers } from './parallel.js';
+import { resolveRoots } from './roots.js';
+import { text } from './text.js';
+import { walkBatches, type WalkedFile, type WalkOptions } from './walker.js';
+
+/** The worker program the build writes (npm test builds before the suite runs). */
+const WORKER = resolve(import.meta.dirname, '../../../dist/search-worker.cjs');
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}
+
+/** A tree with nested ignore files, negations, hidden entries and symlinks (a loop included). */
+function fixture(git: boolean): string {
+  const root = tempDir();
+  if (git) mkdirSync(join(root, '.git', 'info'), { recursive: true });
+  if (git) writeFileSync(join(root, '.git', 'info', 'exclude'), 'excluded.txt\n');
+  write(root, {
+    '.gitignore': '*.log\nbuild/\n!keep.log\n/top-only.txt\n',
+    '.ignore': 'ignored-by-dot-ignore/\n',
+    'a.txt': 'a',
+    'b.log': 'b',
+    'keep.log': 'k',
+    'excluded.txt': 'e',
+    'top-only.txt': 't',
+    '.hidden': 'h',
+    '.hiddendir/x.txt': 'x',
+    'build/out.txt': 'o',
+    'ignored-by-dot-ignore/y.txt': 'y',
+    'src/top-only.txt': 't',
+    'src/main.ts': 'm',
+    'src/z.log': 'z',
+    'src/.gitignore': '!z.log\nsecret/\n',
+    'src/secret/s.txt': 's',
+    'src/nested/.ignore': '*.tmp\n!important.tmp\n',
+    'src/nested/a.tmp': 'a',
+    'src/nested/important.tmp': 'i',
+    'src/nested/deep/.rgignore': 'drop-me\n',
+    'src/nested/deep/drop-me': 'd',
+    'src/nested/deep/keep-me': 'k',
+    'Zeta/upper.txt': 'u',
+    'lib/one.js': '1',
+    'lib/two.js': '2',
+  });
+  for (let i = 0; i < 60; i += 1) writeFileSync(join(root, 'lib', `f${String(i).padStart(2, '0')}.js`), `${i}`);
+  symlinkSync(join(root, 'a.txt'), join(root, 'link-file.txt'));
+  symlinkSync(join(root, 'lib'), join(root, 'link-dir'));
+  symlinkSync(join(root, 'missing'), join(root, 'broken-link'));
+  symlinkSync(root, join(root, 'src', 'loop'));
+  symlinkSync(join(root, 'a.txt'), join(root, '.hidden-link'));
+  return root;
+}
+
+async function collect(gen: AsyncGenerator<WalkedFile[]>): Promise<WalkedFile[]> {
+  const out: WalkedFile[] = [];
+  for await (const batch of gen) out.push(...batch);
+  return out;
+}
+
+const options = (followSymlinks: boolean, accept?: (path: string) => boolean): WalkOptions => ({
+  followSymlinks,
+  env: { HOME: '/nonexistent-home' },
+  signal: new AbortController().signal,
+  ...(accept ? { accept } : {}),
+});
+
+/** Every file the engine visits, in order: a regex that matches any first character. */
+async function engineFiles(
+  root: string,
+  follow: boolean,
+  globs: string[],
+  run: { participate: boolean; workers: number; pool?: SearchWorkers },
+): Promise<{ files: string[]; symlinks: number }> {
+  const spec = createSpec('^[\\s\\S]', { regex: true, ignoreCase: false, maxBytes: 1 << 20, context: 0, maxHits: 1 });
+  const roots = await resolveRoots(root, []);
+  const plan = planSearch(roots, {
+    cwd: root,
+    spec: { ...spec, maxHits: Number.POSITIVE_INFINITY },
+    globs,
+    followSymlinks: follow,
+    env: { HOME: '/nonexistent-home' },
+  });
+  const results: UnitResult[] = await runJob(plan.job, { ...run, budget: Number.POSITIVE_INFINITY, signal: new AbortController().signal });
+  return {
+    // One entry per file (a file's hits are consecutive).
+    files: results.flatMap((u) => u.matches.map((m) => m.path)).filter((path, i, all) => i === 0 || all[i - 1] !== path),
+    symlinks: plan.symlinks + results.reduce((n, u) => n + u.symlinks, 0),
+  };
+}
+
+describe('search engine', () => {
+  const pool = new SearchWorkers(2, WORKER);
+  afterAll(() => pool.close());
+
+  it('has its worker program built', () => {
+    expect(existsSync(WORKER)).toBe(true);
+  });
+
+  for (const git of [true, false]) {
+    for (const follow of [false, true]) {
+      for (const globs of [[], ['*.ts', '*.txt', '!**/upper.txt']]) {
+        it(`visits what the async walk visits (git ${git}, follow ${follow}, globs ${globs.length})`, async () => {
+          const root = fixture(git);
+          const counters = { skippedSymlinks: 0 };
+          const expected = (await collect(walkBatches(root, options(follow, compileGlobs(globs)), counters))).map((f) => f.relative);
+          for (const run of [
+            { participate: true, workers: 0 },
+            { participate: false, workers: 2, pool },
+            { participate: true, workers: 1, pool },
+          ]) {
+            const actual = await engineFiles(root, follow, globs, run);
+            expect(actual.files).toEqual(expected);
+            expect(actual.symlinks).toBe(counters.skippedSymlinks);
+          }
+          expect(pool.failureCount).toBe(0);
+          expect(expected.length).toBeGreaterThanOrEqual(globs.length > 0 ? 3 : 60);
+          if (!follow) expect(counters.skippedSymlinks).toBe(4);
+          if (git && !follow && globs.length === 0) {
+            const paths = expected;
+            expect(paths).toEqual(expect.arrayContaining(['keep.log', 'src/z.log', 'src/nested/important.tmp', 'src/nested/deep/keep-me']));
+            for (const gone of [
+              'b.log',
+              'excluded.txt',
+              'top-only.txt',
+              '.hidden',
+              'build/out.txt',
+              'src/secret/s.txt',
+              'src/nested/a.tmp',
+            ])
+              expect(paths).not.toContain(gone);
+            expect(paths).toContain('src/top-only.txt');
+          }
+        });
+      }
+    }
+  }
+
+  it('finishes the units of a worker that dies, on the calling thread', async () => {
+    const root = fixture(true);
+    const expected = (await engineFiles(root, false, [], { participate: true, workers: 0 })).files;
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dies.cjs'), "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
+    const dying = new SearchWorkers(2, join(dir, 'dies.cjs'));
+    expect((await engineFiles(root, false, [], { participate: false, workers: 2, pool: dying })).files).toEqual(expected);
+    expect(dying.failureCount).toBe(2);
+    writeFileSync(join(dir, 'broken.cjs'), "throw new Error('no search here');\n");
+    const broken = new SearchWorkers(1, join(dir, 'broken.cjs'));
+    expect((await engineFiles(root, false, [], { participate: false, workers: 1, pool: broken })).files).toEqual(expected);
+    expect(broken.failureCount).toBe(1);
+  });
+
+  it('stops promptly when the signal aborts, and the workers are reused', async () => {
+    const root = tempDir();
+    for (let d = 0; d < 60; d += 1)
+      write(root, Object.fromEntries(Array.from({ length: 40 }, (_, f) => [`d${d}/f${f}.txt`, 'x\n'.repeat(2000)])));
+    const spec = createSpec('x', { regex: false, ignoreCase: false, maxBytes: 1 << 20, context: 0, maxHits: Number.POSITIVE_INFINITY });
+    const plan = planSearch(await resolveRoots(root, []), { cwd: root, spec, globs: [], followSymlinks: false, env: {} });
+    const controller = new AbortController();
+    const running = runJob(plan.job, { participate: false, workers: 2, pool, budget: Number.POSITIVE_INFINITY, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop searching')), 10);
+    const started = performance.now();
+    await expect(running).rejects.toThrow('stop searching');
+    expect(performance.now() - started).toBeLessThan(500);
+    const small = fixture(true);
+    const again = await engineFiles(small, false, [], { participate: false, workers: 2, pool });
+    expect(again.files.length).toBeGreaterThan(60);
+    expect(pool.failureCount).toBe(0);
+  });
+});
+
+function withDefaults(args: Record<string, unknown>): Record<string, unknown> {
+  const input = structuredClone(args);
+  compile(text.inputSchema)(input);
+  return input;
+}
+
+describe('search.text on the engine', () => {
+  it('returns the same result from the CLI thread, from workers and from the calling thread alone', async () => {
+    const root = fixture(true);
+    for (let i = 0; i < 40; i += 1) writeFileSync(join(root, 'src', `needle${i}.ts`), `needle ${i}\nno\nneedle again\n`);
+    writeFileSync(join(root, 'src', 'bin.dat'), Buffer.from([0, 110, 101, 101, 100, 108, 101]));
+    for (const args of [
+      { pattern: 'needle' },
+      { pattern: 'ne+dle', regex: true, globs: ['*.ts', '!src/needle1*'] },
+      { pattern: 'NEEDLE', ignore_case: true, context_lines: 1 },
+      { pattern: 'needle', follow_symlinks: true },
+    ]) {
+      for (const limit of [null, 7]) {
+        const run = (transport: 'cli' | 'mcp', env: Record<string, string | undefined>) =>
+          text.run(withDefaults(args) as never, testContext({ cwd: root, limit, transport, env: { PATH: process.env.PATH, ...env } }));
+        const alone = await run('cli', { AH_SEARCH_WORKERS: '0' });
+        expect(await run('cli', {})).toEqual(alone);
+        expect(await run('mcp', {})).toEqual(alone);
+        expect(alone.match_count).toBeGreaterThan(0);
+        if (limit !== null) expect(alone).toMatchObject({ truncated: true, match_count: limit });
+      }
+    }
+  });
+
+  it('stops promptly when the caller aborts mid-search', async () => {
+    const root = tempDir();
+    for (let d = 0; d < 60; d += 1)
+      write(root, Object.fromEntries(Array.from({ length: 40 }, (_, f) => [`d${d}/f${f}.txt`, 'needle\n'.repeat(200)])));
+    const ctx = testContext({ cwd: root });
+    const running = text.run(withDefaults({ pattern: 'needle' }) as never, ctx);
+    setTimeout(() => ctx.controller.abort(new Error('caller gave up')), 5);
+    const started = performance.now();
+    await expect(running).rejects.toThrow('caller gave up');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

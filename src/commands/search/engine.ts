@@ -1,0 +1,223 @@
+/**
+ * The search text engine, synchronous and shared by every thread that runs it. A search is cut
+ * into units: each directory directly under a root (its whole subtree) and each run of files
+ * between them, in walk order. Any thread (a worker, or the CLI's main thread) can run any unit
+ * from plain data; merging the unit results in unit order gives exactly the files and hits of
+ * one walk of every root in order, whatever ran where.
+ */
+import { isAscii, isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import ignore from 'ignore';
+import { displayPath } from './display-path.js';
+import { compileGlobs } from './globs.js';
+import { type ContextLine, type FileResult, type ScanDeps, type ScanSpec, type ScanState, scanFile } from './scan.js';
+import {
+  type SyncLayer,
+  type WalkItem,
+  type WalkScope,
+  type WalkSyncDeps,
+  walkInherited,
+  walkLayer,
+  walkList,
+  walkRealpath,
+  walkSubtree,
+} from './walk-sync.js';
+
+export const WALK_DEPS = {
+  readdirSync,
+  readFileSync,
+  statSync,
+  realpathSync,
+  join,
+  dirname,
+  relative,
+  isAbsolute,
+  sep,
+  ignore: ignore as unknown as WalkSyncDeps['ignore'],
+} as unknown as WalkSyncDeps;
+
+export const SCAN_DEPS: ScanDeps = { openSync, fstatSync, readSync, closeSync, isAscii, isUtf8 };
+
+/** The ignore rules in force at a root's top level, as text (rebuilt by whichever thread needs them). */
+export interface LayerGroup {
+  layers: { base: string; text: string }[];
+  inRepo: boolean;
+  /** Real path of the root (followSymlinks only): a unit never re-enters it. */
+  rootReal: string | null;
+}
+
+export type Unit =
+  /** Files already known, in order: a file root, or a root's files between two directories. */
+  | { kind: 'files'; files: string[]; relatives: string[]; filtered: boolean }
+  /** A directory directly under a root, walked whole. */
+  | { kind: 'dir'; absolute: string; relative: string; group: number };
+
+export interface SearchJob {
+  /** Working directory that match paths are shown relative to. */
+  cwd: string;
+  spec: ScanSpec;
+  globs: string[];
+  followSymlinks: boolean;
+  groups: LayerGroup[];
+  units: Unit[];
+}
+
+/** One hit as search text reports it (the shape of its output's matches). */
+export interface MatchRecord {
+  path: string;
+  line: number;
+  column: number;
+  text: string;
+  context_before: ContextLine[];
+  context_after: ContextLine[];
+}
+
+export interface UnitResult {
+  /** The unit's hits in walk order (at most spec.maxHits), built where they were found. */
+  matches: MatchRecord[];
+  hits: number;
+  binary: number;
+  large: number;
+  symlinks: number;
+}
+
+export interface RootInput {
+  absolute: string;
+  isFile: boolean;
+  given: string;
+}
+
+/**
+ * Cuts the search into units: lists each root directory (with its inherited and own ignore rules)
+ * on the calling thread. Symlinks skipped at the roots' top level are counted in `symlinks`.
+ */
+export function planSearch(
+  roots: readonly RootInput[],
+  options: { cwd: string; spec: ScanSpec; globs: string[]; followSymlinks: boolean; env: Readonly<Record<string, string | undefined>> },
+): { job: SearchJob; symlinks: number } {
+  const accept = compileGlobs(options.globs);
+  const groups: LayerGroup[] = [];
+  const units: Unit[] = [];
+  let symlinks = 0;
+  for (const root of roots) {
+    if (root.isFile) {
+      // A file named as a root is searched whatever the globs say.
+      units.push({ kind: 'files', files: [root.absolute], relatives: [root.given], filtered: false });
+      continue;
+    }
+    const context = walkInherited(WALK_DEPS, root.absolute, options.env);
+    const scope: WalkScope = { inRepo: context.repoRoot !== null, followSymlinks: options.followSymlinks, symlinks: 0 };
+    const listed = walkList(WALK_DEPS, root.absolute, '', context.inherited, scope);
+    symlinks += scope.symlinks;
+    if (listed === null) continue;
+    const group = groups.length;
+    groups.push({
+      layers: listed.active.map((l) => ({ base: l.base, text: l.text })),
+      inRepo: scope.inRepo,
+      rootReal: options.followSymlinks ? walkRealpath(WALK_DEPS, root.absolute) : null,
+    });
+    let files: string[] = [];
+    let relatives: string[] = [];
+    const flush = () => {
+      if (files.length > 0) units.push({ kind: 'files', files, relatives, filtered: true });
+      files = [];
+      relatives = [];
+    };
+    for (const item of listed.items) {
+      if (item.isDir) {
+        flush();
+        units.push({ kind: 'dir', absolute: item.absolute, relative: item.relative, group });
+      } else if (!accept || accept(item.relative)) {
+        files.push(item.absolute);
+        relatives.push(item.relative);
+      }
+    }
+    flush();
+  }
+  return {
+    job: { cwd: options.cwd, spec: options.spec, globs: options.globs, followSymlinks: options.followSymlinks, groups, units },
+    symlinks,
+  };
+}
+
+/** Matches a worker sends ahead of its unit's result (large messages hold the receiving thread). */
+export const MATCHES_PER_MESSAGE = 512;
+
+/** Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer. */
+export interface JobRunner {
+  /**
+   * Runs a unit; null when stopped. With `emit`, matches leave in batches of MATCHES_PER_MESSAGE
+   * as they are found (in order), and the result holds only the rest.
+   */
+  run(index: number, stopped: () => boolean, emit?: (matches: MatchRecord[]) => void): UnitResult | null;
+}
+
+export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): JobRunner {
+  const accept = compileGlobs(job.globs);
+  const spec = job.spec;
+  const literals = spec.literal !== null ? [spec.literal] : (spec.required ?? null);
+  const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
+  const re = spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
+  const layers = new Map<number, SyncLayer[]>();
+  const layersOf = (group: number): SyncLayer[] => {
+    let built = layers.get(group);
+    if (!built) {
+      built = (job.groups[group] as LayerGroup).layers.map((l) => walkLayer(WALK_DEPS, l.base, l.text));
+      layers.set(group, built);
+    }
+    return built;
+  };
+
+  // One spec object per runner; maxHits is lowered per file by the hits the unit already has.
+  const fileSpec: ScanSpec = { ...spec };
+  return {
+    run(index, stopped, emit) {
+      const unit = job.units[index] as Unit;
+      const result: UnitResult = { matches: [], hits: 0, binary: 0, large: 0, symlinks: 0 };
+      const scan = (absolutes: readonly string[], relatives: readonly string[], filtered: boolean): boolean => {
+        for (let i = 0; i < absolutes.length; i += 1) {
+          if (stopped()) return false;
+          if (filtered && accept && !accept(relatives[i] as string)) continue;
+          const path = absolutes[i] as string;
+          fileSpec.maxHits = spec.maxHits - result.hits;
+          const outcome: FileResult = scanFile(SCAN_DEPS, fileSpec, path, state, needles, re);
+          if (outcome === 'b') result.binary += 1;
+          else if (outcome === 'l') result.large += 1;
+          else if (outcome !== 'n' && outcome !== 'g') {
+            const shown = displayPath(job.cwd, path);
+            for (const hit of outcome) {
+              result.matches.push({
+                path: shown,
+                line: hit.line,
+                column: hit.column,
+                text: hit.text,
+                context_before: hit.before,
+                context_after: hit.after,
+              });
+            }
+            result.hits += outcome.length;
+            if (emit && result.matches.length >= MATCHES_PER_MESSAGE) {
+              emit(result.matches);
+              result.matches = [];
+            }
+            // Later units can only come after this one: the unit never needs more hits than that.
+            if (result.hits >= spec.maxHits) return false;
+          }
+        }
+        return true;
+      };
+      if (unit.kind === 'files') {
+        scan(unit.files, unit.relatives, unit.filtered);
+        return stopped() ? null : result;
+      }
+      const group = job.groups[unit.group] as LayerGroup;
+      const scope: WalkScope = { inRepo: group.inRepo, followSymlinks: job.followSymlinks, symlinks: 0 };
+      const ancestors = group.rootReal === null ? null : new Set([group.rootReal]);
+      const item: WalkItem = { absolute: unit.absolute, relative: unit.relative, isDir: true };
+      walkSubtree(WALK_DEPS, item, layersOf(unit.group), scope, ancestors, (a, r) => scan(a, r, true), stopped);
+      result.symlinks = scope.symlinks;
+      return stopped() ? null : result;
+    },
+  };
+}

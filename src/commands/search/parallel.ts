@@ -1,0 +1,292 @@
+/**
+ * Runs a search job (engine.ts) on a small pool of worker threads and, when the caller may block
+ * (the CLI), on the calling thread too. Units are claimed in order through shared control words
+ * (protocol.ts), so each runs once; results come back per unit and are kept in unit order. As soon
+ * as the completed prefix of units holds the budget of hits, later units are no longer needed and
+ * stop. The pool has a fixed size: concurrent searches queue on the same workers (each worker
+ * takes jobs in the order they were sent) instead of starting threads of their own, which would
+ * starve the event loop on a machine with few cores. Worker trouble never loses a unit: whatever
+ * a failed worker left undone runs on the calling thread, in short slices.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
+import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, type WorkerMessage } from './protocol.js';
+
+/** Failures (a worker that cannot start, dies or reports an error) after which no worker is started. */
+const MAX_FAILURES = 3;
+/** Longest stretch of work on the calling thread between two turns of its event loop. */
+const SLICE_MS = 20;
+
+/** The worker program next to the bundle (dist/search-worker.cjs); absent when running from source. */
+function workerScript(): string | null {
+  try {
+    const path = fileURLToPath(new URL('./search-worker.cjs', import.meta.url));
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+interface JobHandlers {
+  message(message: WorkerMessage): void;
+  /** A worker died or failed: what it had claimed will never be reported. */
+  lost(): void;
+}
+
+export class SearchWorkers {
+  private readonly workers: Worker[] = [];
+  private readonly jobs = new Map<number, JobHandlers>();
+  private nextJob = 1;
+  private failures = 0;
+  private script: string | null | undefined;
+
+  /** `script`: the worker program (default: dist/search-worker.cjs next to the bundle). */
+  constructor(
+    readonly size = Math.min(4, availableParallelism()),
+    script?: string | null,
+  ) {
+    if (script !== undefined) this.script = script;
+  }
+
+  get failureCount(): number {
+    return this.failures;
+  }
+
+  /** Workers running now (started on demand, up to `size`). */
+  get running(): number {
+    return this.workers.length;
+  }
+
+  /** Starts workers up to `count` (at most `size`); returns how many are running. */
+  start(count: number): number {
+    this.script ??= workerScript();
+    while (this.workers.length < Math.min(count, this.size) && this.script !== null && this.failures < MAX_FAILURES) {
+      let worker: Worker;
+      try {
+        worker = new Worker(this.script, { name: 'ah-search' });
+      } catch {
+        this.failures += 1;
+        break;
+      }
+      this.adopt(worker);
+    }
+    return this.workers.length;
+  }
+
+  private adopt(worker: Worker): void {
+    // Only a running job keeps the process alive (see submit).
+    if (this.jobs.size === 0) worker.unref();
+    worker.on('message', (message: WorkerMessage) => this.jobs.get(message.id)?.message(message));
+    let gone = false;
+    const drop = () => {
+      if (gone) return;
+      gone = true;
+      this.failures += 1;
+      const at = this.workers.indexOf(worker);
+      if (at >= 0) this.workers.splice(at, 1);
+      void worker.terminate();
+      for (const job of [...this.jobs.values()]) job.lost();
+    };
+    worker.on('error', drop);
+    worker.on('exit', drop);
+    this.workers.push(worker);
+  }
+
+  /** Sends a job to `count` workers (started if needed); returns the job id and how many got it. */
+  submit(job: SearchJob, control: Int32Array, count: number, handlers: JobHandlers): { id: number; workers: number } {
+    const id = this.nextJob++;
+    const workers = this.start(count);
+    if (workers === 0) return { id, workers: 0 };
+    this.jobs.set(id, handlers);
+    for (const worker of this.workers) worker.ref();
+    for (const worker of this.workers.slice(0, count)) worker.postMessage({ id, job, control });
+    return { id, workers: Math.min(count, workers) };
+  }
+
+  /** The job's handlers leave; idle workers stop keeping the process alive. */
+  finish(id: number): void {
+    this.jobs.delete(id);
+    if (this.jobs.size === 0) for (const worker of this.workers) worker.unref();
+  }
+
+  /** Stops every worker (tests). */
+  async close(): Promise<void> {
+    const workers = this.workers.splice(0);
+    for (const worker of workers) worker.removeAllListeners();
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+let shared: SearchWorkers | null = null;
+export function searchWorkers(): SearchWorkers {
+  shared ??= new SearchWorkers();
+  return shared;
+}
+
+export interface RunOptions {
+  /** The calling thread runs units too (it may block: the CLI), yielding every SLICE_MS. */
+  participate: boolean;
+  /** Workers to use (0: the calling thread alone). */
+  workers: number;
+  /**
+   * With a participating caller: workers join only a search still running after this long. A
+   * worker costs tens of milliseconds of boot and cold code before it helps, which a short CLI
+   * search never earns back; a long one does.
+   */
+  joinAfterMs?: number;
+  /** Hits after which later units are not needed (limit + 1, or Infinity). */
+  budget: number;
+  signal: AbortSignal;
+  pool?: SearchWorkers;
+}
+
+/** Worker count for a search: one per core beside a participating caller, at most four. */
+export function workerCount(participate: boolean): number {
+  const cores = availableParallelism();
+  return Math.max(participate ? 0 : 1, Math.min(4, participate ? cores - 1 : cores));
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs every needed unit; resolves with the results of units 0..n (n the last needed one, in
+ * order). Rejects with the signal's reason as soon as it aborts; workers then stop on their own.
+ */
+export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitResult[]> {
+  const total = job.units.length;
+  if (total === 0) return [];
+  const control = controlWords(total);
+  const results: (UnitResult | undefined)[] = new Array(total);
+  /** Matches workers sent ahead of their units' results. */
+  const early = new Map<number, MatchRecord[]>();
+  const pool = options.pool ?? searchWorkers();
+  const started = performance.now();
+  const joinAfter = options.participate ? (options.joinAfterMs ?? 0) : 0;
+  let prefix = 0;
+  let prefixHits = 0;
+  /** Moves the end of the completed prefix; stops later units once the prefix has the budget. */
+  const advance = () => {
+    while (prefix < total && prefix <= Atomics.load(control, STOP_AFTER)) {
+      const hits = Atomics.load(control, HITS + prefix);
+      if (hits < 0) return;
+      prefixHits += hits;
+      if (prefixHits >= options.budget) {
+        Atomics.store(control, STOP_AFTER, prefix);
+        return;
+      }
+      prefix += 1;
+    }
+  };
+  const needed = () => Atomics.load(control, STOP_AFTER);
+  const complete = () => {
+    for (let i = 0; i <= needed(); i += 1) if (results[i] === undefined) return false;
+    return true;
+  };
+
+  let rejectAbort: (reason: unknown) => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    rejectAbort = reject;
+  });
+  aborted.catch(() => undefined);
+  const onAbort = () => {
+    Atomics.store(control, CANCEL, 1);
+    rejectAbort(options.signal.reason);
+  };
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+
+  // Workers settle the job when every needed unit has its result, or when each worker that got
+  // the job has finished it (or is gone): then the calling thread runs what is still missing.
+  let workers = 0;
+  let jobId = 0;
+  let finishedWorkers = 0;
+  let settleWorkers: () => void = () => undefined;
+  const workersSettled = new Promise<void>((resolve) => {
+    settleWorkers = resolve;
+  });
+  const check = () => {
+    if (finishedWorkers >= workers || complete()) settleWorkers();
+  };
+  let joined = options.workers === 0;
+  const join = () => {
+    joined = true;
+    const sent = pool.submit(job, control, options.workers, {
+      message: (message) => {
+        if ('matches' in message) {
+          const ahead = early.get(message.index);
+          if (ahead) for (const match of message.matches) ahead.push(match);
+          else early.set(message.index, message.matches);
+          return;
+        }
+        if ('result' in message) {
+          const ahead = early.get(message.index);
+          if (ahead) {
+            early.delete(message.index);
+            for (const match of message.result.matches) ahead.push(match);
+            message.result.matches = ahead;
+          }
+          results[message.index] = message.result;
+          advance();
+        } else finishedWorkers += 1;
+        check();
+      },
+      lost: () => {
+        // A lost worker may have held units of this job: count it finished, run the rest here.
+        finishedWorkers += 1;
+        check();
+      },
+    });
+    workers = sent.workers;
+    jobId = sent.id;
+  };
+  const maybeJoin = () => {
+    if (!joined && performance.now() - started >= joinAfter) join();
+  };
+  maybeJoin();
+
+  const runner = options.participate || workers === 0 ? jobRunner(job) : null;
+  const stoppedAt = (index: number) => () => Atomics.load(control, CANCEL) !== 0 || index > needed();
+  const runHere = async (next: () => number) => {
+    const local = runner ?? jobRunner(job);
+    let slice = performance.now();
+    for (let index = next(); index !== -1; index = next()) {
+      const result = local.run(index, stoppedAt(index));
+      if (result !== null) {
+        results[index] = result;
+        Atomics.store(control, HITS + index, result.hits);
+        advance();
+      }
+      if (performance.now() - slice > SLICE_MS) {
+        maybeJoin();
+        await Promise.race([nextTurn(), aborted]);
+        slice = performance.now();
+      }
+    }
+  };
+
+  try {
+    // The calling thread claims units alongside the workers (or alone when there are none).
+    if (runner !== null) await runHere(() => claimNext(control, total));
+    if (workers > 0) {
+      check();
+      await Promise.race([workersSettled, aborted]);
+    }
+    // Units a lost worker claimed but never finished.
+    let i = 0;
+    await runHere(() => {
+      while (i <= needed() && results[i] !== undefined) i += 1;
+      return i > needed() || Atomics.load(control, CANCEL) !== 0 ? -1 : i;
+    });
+    if (options.signal.aborted) throw options.signal.reason;
+    return results.slice(0, needed() + 1) as UnitResult[];
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+    // Stop whatever is still running (a reached budget, an abort or an error); a worker that has
+    // not reached this job yet finds nothing left to claim.
+    Atomics.store(control, CANCEL, 1);
+    if (jobId !== 0) pool.finish(jobId);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The search worker (built as dist/search-worker.cjs): runs units of the search jobs it is sent,
+ * claiming them through the job's shared control words (parallel.ts), and posts each unit's result.
+ */
+import { parentPort } from 'node:worker_threads';
+import { jobRunner, type SearchJob } from './engine.js';
+import { CANCEL, claimNext, HITS, STOP_AFTER, type WorkerMessage } from './protocol.js';
+
+const state = { buffer: null };
+const port = parentPort;
+
+port?.on('message', (message: { id: number; job: SearchJob; control: Int32Array }) => {
+  const { id, job, control } = message;
+  const post = (reply: WorkerMessage) => port.postMessage(reply);
+  try {
+    const runner = jobRunner(job, state);
+    for (;;) {
+      const index = claimNext(control, job.units.length);
+      if (index === -1) break;
+      // A unit stops when the search is cancelled or no longer needs it (an earlier prefix holds enough hits).
+      const result = runner.run(
+        index,
+        () => Atomics.load(control, CANCEL) !== 0 || index > Atomics.load(control, STOP_AFTER),
+        (matches) => post({ id, index, matches }),
+      );
+      if (result === null) continue;
+      Atomics.store(control, HITS + index, result.hits);
+      post({ id, index, result });
+    }
+    post({ id, done: true });
+  } catch (error) {
+    post({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+});
