@@ -167,23 +167,31 @@ const precompiledValidators = {
   },
 };
 
-await build({
-  entryPoints: { ah: 'src/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
+/** One CommonJS bundle of an entry into dist/, with the options every bundle shares. */
+function bundleCjs(name, entry, options = {}) {
+  return build({
+    entryPoints: { [name]: entry },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifySyntax: true,
+    // Less source text to parse on every start; names stay readable (no identifier minification).
+    // AH_BUILD_READABLE=1 keeps the layout and esbuild's per-module comments, for profiling.
+    minifyWhitespace: !process.env.AH_BUILD_READABLE,
+    legalComments: 'none',
+    banner: { js: importMetaBanner },
+    logLevel: 'warning',
+    ...options,
+    define: { 'import.meta': '__ahImportMeta', ...options.define },
+  });
+}
+
+await bundleCjs('ah', 'src/main.ts', {
   sourcemap: 'linked',
-  minifySyntax: true,
-  // Less source text to parse on every start; names stay readable (no identifier minification).
-  // AH_BUILD_READABLE=1 keeps the layout and esbuild's per-module comments, for profiling.
-  minifyWhitespace: !process.env.AH_BUILD_READABLE,
-  legalComments: 'none',
-  define: { __AH_VERSION__: JSON.stringify(pkg.version), 'import.meta': '__ahImportMeta' },
-  banner: { js: importMetaBanner },
-  logLevel: 'warning',
+  define: { __AH_VERSION__: JSON.stringify(pkg.version) },
   // Ajv's compiler is needed only for schemas without a precompiled validator: loaded from
   // node_modules then, and never parsed at start-up.
   external: [...external, 'ajv/dist/2020.js', 'ajv-formats'],
@@ -192,21 +200,7 @@ await build({
 
 // The search worker: its own small bundle next to the main one (src/commands/search/parallel.ts
 // starts it from there).
-await build({
-  entryPoints: { 'search-worker': 'src/commands/search/search-worker.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: !process.env.AH_BUILD_READABLE,
-  legalComments: 'none',
-  define: { 'import.meta': '__ahImportMeta' },
-  banner: { js: importMetaBanner },
-  logLevel: 'warning',
-});
+await bundleCjs('search-worker', 'src/commands/search/search-worker.ts');
 
 /**
  * The code cache: bin/ah.cjs compiles the bundle with V8's cached data when it matches. It is made

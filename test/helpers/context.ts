@@ -1,5 +1,6 @@
 /** A CommandContext for calling handlers directly in unit tests. */
 import type { CatalogView, CommandContext, HostApi, Notice } from '../../src/catalog/descriptor.js';
+import { compile } from '../../src/catalog/schema.js';
 import { testVault } from './vault.js';
 
 export interface TestContext extends CommandContext {
@@ -42,4 +43,11 @@ export function testContext(overrides: Partial<CommandContext> & { cwd: string }
     progressMessages,
     controller,
   };
+}
+
+/** A handler's arguments with the defaults of its input schema filled in, as prepareCall does. */
+export function withDefaults(schema: Parameters<typeof compile>[0], args: Record<string, unknown>): Record<string, unknown> {
+  const input = structuredClone(args);
+  compile(schema)(input);
+  return input;
 }

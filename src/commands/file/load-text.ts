@@ -79,33 +79,24 @@ function readAsync(fd: number, buffer: Buffer, offset: number): Promise<number> 
 }
 
 /**
- * Reads from the current position: `size` bytes when the stat size is known (as readFile does),
- * else chunks until end of file (procfs and similar report size 0).
+ * Reads `size` bytes from the current position, asynchronously (files over SYNC_READ_MAX; a
+ * smaller size, including the 0 that procfs reports, goes through readToEndSync).
  */
 async function readToEnd(fd: number, size: number): Promise<Buffer> {
-  if (size > 0) {
-    const buffer = Buffer.allocUnsafe(size);
-    let length = 0;
-    while (length < size) {
-      const bytesRead = await readAsync(fd, buffer, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return length < size ? buffer.subarray(0, length) : buffer;
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(64 * 1024);
-    const bytesRead = await readAsync(fd, chunk, 0);
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const bytesRead = await readAsync(fd, buffer, length);
     if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
-    total += bytesRead;
+    length += bytesRead;
   }
-  return Buffer.concat(chunks, total);
+  return length < size ? buffer.subarray(0, length) : buffer;
 }
 
-/** readToEnd with synchronous reads (small files, see SYNC_READ_MAX). */
+/**
+ * Reads to the end with synchronous reads (small files, see SYNC_READ_MAX): `size` bytes when the
+ * stat size is known (as readFile does), else chunks until end of file (procfs reports size 0).
+ */
 function readToEndSync(fd: number, size: number): Buffer {
   if (size > 0) {
     const buffer = Buffer.allocUnsafe(size);

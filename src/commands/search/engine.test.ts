@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compile } from '../../catalog/schema.js';
-import { testContext } from '../../../test/helpers/context.js';
+import { testContext, withDefaults } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { planSearch, type UnitResult } from './engine.js';
 import { compileGlobs } from './globs.js';
@@ -180,12 +179,6 @@ describe('search engine', () => {
   });
 });
 
-function withDefaults(args: Record<string, unknown>): Record<string, unknown> {
-  const input = structuredClone(args);
-  compile(text.inputSchema)(input);
-  return input;
-}
-
 describe('search.text on the engine', () => {
   it('returns the same result from the CLI thread, from workers and from the calling thread alone', async () => {
     const root = fixture(true);
@@ -199,7 +192,10 @@ describe('search.text on the engine', () => {
     ]) {
       for (const limit of [null, 7]) {
         const run = (transport: 'cli' | 'mcp', env: Record<string, string | undefined>) =>
-          text.run(withDefaults(args) as never, testContext({ cwd: root, limit, transport, env: { PATH: process.env.PATH, ...env } }));
+          text.run(
+            withDefaults(text.inputSchema, args) as never,
+            testContext({ cwd: root, limit, transport, env: { PATH: process.env.PATH, ...env } }),
+          );
         const alone = await run('cli', { AH_SEARCH_WORKERS: '0' });
         expect(await run('cli', {})).toEqual(alone);
         expect(await run('mcp', {})).toEqual(alone);
@@ -214,7 +210,7 @@ describe('search.text on the engine', () => {
     for (let d = 0; d < 60; d += 1)
       write(root, Object.fromEntries(Array.from({ length: 40 }, (_, f) => [`d${d}/f${f}.txt`, 'needle\n'.repeat(200)])));
     const ctx = testContext({ cwd: root });
-    const running = text.run(withDefaults({ pattern: 'needle' }) as never, ctx);
+    const running = text.run(withDefaults(text.inputSchema, { pattern: 'needle' }) as never, ctx);
     setTimeout(() => ctx.controller.abort(new Error('caller gave up')), 5);
     const started = performance.now();
     await expect(running).rejects.toThrow('caller gave up');

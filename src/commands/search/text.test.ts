@@ -1,16 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../catalog/schema.js';
-import { testContext } from '../../../test/helpers/context.js';
+import { testContext, withDefaults } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { text } from './text.js';
-
-function withDefaults(args: Record<string, unknown>): Record<string, unknown> {
-  const input = structuredClone(args);
-  compile(text.inputSchema)(input);
-  return input;
-}
 
 describe('search.text handler', () => {
   it('keeps the event loop responsive while scanning a large tree', async () => {
@@ -27,7 +20,7 @@ describe('search.text handler', () => {
       worst = Math.max(worst, now - last);
       last = now;
     }, 1);
-    const result = await text.run(withDefaults({ pattern: 'needle' }) as never, testContext({ cwd: dir }));
+    const result = await text.run(withDefaults(text.inputSchema, { pattern: 'needle' }) as never, testContext({ cwd: dir }));
     clearInterval(ticker);
     expect(result.match_count).toBe(40 * 8);
     // A correctness bound on yielding, not a benchmark: one batch of files must not hold the loop.
@@ -39,6 +32,6 @@ describe('search.text handler', () => {
     writeFileSync(join(dir, 'a.txt'), 'x\n');
     const ctx = testContext({ cwd: dir });
     ctx.controller.abort(new Error('stop'));
-    await expect(text.run(withDefaults({ pattern: 'x' }) as never, ctx)).rejects.toThrow('stop');
+    await expect(text.run(withDefaults(text.inputSchema, { pattern: 'x' }) as never, ctx)).rejects.toThrow('stop');
   });
 });
