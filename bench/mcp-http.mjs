@@ -11,8 +11,8 @@ import { connectHttp, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 
 /** Calls every server makes before anything is measured (JIT warm-up, first-use work). */
-const WARM_UP_CALLS = 300;
-const ROUNDS = 5;
+const WARM_UP_CALLS = 500;
+const ROUNDS = 7;
 
 async function start(args, env, portPattern) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +83,7 @@ export async function run() {
   for (const n of [1, 8, 32]) {
     const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
     for (let r = 0; r < ROUNDS; r += 1) {
-      for (const s of servers) rounds[s.name].push(await throughput(call(s), n, n === 1 ? 300 : 1000, 2500));
+      for (const s of servers) rounds[s.name].push(await throughput(call(s), n, n === 1 ? 400 : 1000, 2500));
     }
     for (const s of servers) {
       const runs = rounds[s.name];

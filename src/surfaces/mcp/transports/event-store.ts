@@ -9,6 +9,9 @@ const DEFAULT_CAPACITY = 256;
 
 export class BoundedEventStore implements EventStore {
   private readonly events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
+  /** Event ids in the order they were stored, as a ring: the next one to evict sits at `oldest`. */
+  private readonly order: string[] = [];
+  private oldest = 0;
   private sequence = 0;
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
@@ -18,9 +21,11 @@ export class BoundedEventStore implements EventStore {
     // The stream id is part of the event id, so ids stay unique across the session's streams.
     const eventId = `${streamId}_${this.sequence}`;
     this.events.set(eventId, { streamId, message });
-    if (this.events.size > this.capacity) {
-      const oldest = this.events.keys().next().value;
-      if (oldest !== undefined) this.events.delete(oldest);
+    if (this.order.length < this.capacity) this.order.push(eventId);
+    else {
+      this.events.delete(this.order[this.oldest] as string);
+      this.order[this.oldest] = eventId;
+      this.oldest = (this.oldest + 1) % this.capacity;
     }
     return eventId;
   }
