@@ -1,15 +1,23 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testContext, withDefaults } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { planSearch, type UnitResult } from './engine.js';
-import { compileGlobs } from './globs.js';
 import { createSpec } from './matcher.js';
 import { runJob, SearchWorkers } from './parallel.js';
 import { resolveRoots } from './roots.js';
 import { text } from './text.js';
-import { walkBatches, type WalkedFile, type WalkOptions } from './walker.js';
+import { files as filesCommand } from './files.js';
+
+/**
+ * What a walk of the fixture must visit, in order, per configuration (recorded from the walk that
+ * was checked against ripgrep, and kept as the reference for every way the engine runs).
+ */
+const EXPECTED = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../test/fixtures/search-walk.json'), 'utf8')) as Record<
+  string,
+  { files: string[]; symlinks: number }
+>;
 
 /** The worker program the build writes (npm test builds before the suite runs). */
 const WORKER = resolve(import.meta.dirname, '../../../dist/search-worker.cjs');
@@ -62,19 +70,6 @@ function fixture(git: boolean): string {
   return root;
 }
 
-async function collect(gen: AsyncGenerator<WalkedFile[]>): Promise<WalkedFile[]> {
-  const out: WalkedFile[] = [];
-  for await (const batch of gen) out.push(...batch);
-  return out;
-}
-
-const options = (followSymlinks: boolean, accept?: (path: string) => boolean): WalkOptions => ({
-  followSymlinks,
-  env: { HOME: '/nonexistent-home' },
-  signal: new AbortController().signal,
-  ...(accept ? { accept } : {}),
-});
-
 /** Every file the engine visits, in order: a regex that matches any first character. */
 async function engineFiles(
   root: string,
@@ -110,10 +105,12 @@ describe('search engine', () => {
   for (const git of [true, false]) {
     for (const follow of [false, true]) {
       for (const globs of [[], ['*.ts', '*.txt', '!**/upper.txt']]) {
-        it(`visits what the async walk visits (git ${git}, follow ${follow}, globs ${globs.length})`, async () => {
+        it(`visits the expected files in order (git ${git}, follow ${follow}, globs ${globs.length})`, async () => {
           const root = fixture(git);
-          const counters = { skippedSymlinks: 0 };
-          const expected = (await collect(walkBatches(root, options(follow, compileGlobs(globs)), counters))).map((f) => f.relative);
+          const reference = EXPECTED[`git=${git} follow=${follow} globs=${globs.length}`];
+          if (!reference) throw new Error('no expected walk for this configuration');
+          const expected = reference.files;
+          const counters = { skippedSymlinks: reference.symlinks };
           for (const run of [
             { participate: true, workers: 0 },
             { participate: false, workers: 2, pool },
@@ -128,6 +125,12 @@ describe('search engine', () => {
           if (!follow) expect(counters.skippedSymlinks).toBe(4);
           if (git && !follow && globs.length === 0) {
             const paths = expected;
+            // search files sees the same files (its query matches every path).
+            const listed = await filesCommand.run(
+              { query: '', paths: [], follow_symlinks: false } as never,
+              testContext({ cwd: root, env: { HOME: '/nonexistent-home' } }),
+            );
+            expect(listed.files).toEqual(paths);
             expect(paths).toEqual(expect.arrayContaining(['keep.log', 'src/z.log', 'src/nested/important.tmp', 'src/nested/deep/keep-me']));
             for (const gone of [
               'b.log',

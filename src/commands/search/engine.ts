@@ -54,6 +54,9 @@ export type Unit =
   | { kind: 'dir'; absolute: string; relative: string; group: number };
 
 export interface SearchJob {
+  /** `text`: read and match file contents; `files`: keep the files whose shown path holds `query`. */
+  mode: 'text' | 'files';
+  query: string;
   /** Working directory that match paths are shown relative to. */
   cwd: string;
   spec: ScanSpec;
@@ -76,6 +79,8 @@ export interface MatchRecord {
 export interface UnitResult {
   /** The unit's hits in walk order (at most spec.maxHits), built where they were found. */
   matches: MatchRecord[];
+  /** Files mode: the shown paths that hold the query, in walk order (at most spec.maxHits). */
+  paths: string[];
   hits: number;
   binary: number;
   large: number;
@@ -94,7 +99,15 @@ export interface RootInput {
  */
 export function planSearch(
   roots: readonly RootInput[],
-  options: { cwd: string; spec: ScanSpec; globs: string[]; followSymlinks: boolean; env: Readonly<Record<string, string | undefined>> },
+  options: {
+    mode?: 'text' | 'files';
+    query?: string;
+    cwd: string;
+    spec: ScanSpec;
+    globs: string[];
+    followSymlinks: boolean;
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): { job: SearchJob; symlinks: number } {
   const accept = compileGlobs(options.globs);
   const groups: LayerGroup[] = [];
@@ -136,7 +149,16 @@ export function planSearch(
     flush();
   }
   return {
-    job: { cwd: options.cwd, spec: options.spec, globs: options.globs, followSymlinks: options.followSymlinks, groups, units },
+    job: {
+      mode: options.mode ?? 'text',
+      query: options.query ?? '',
+      cwd: options.cwd,
+      spec: options.spec,
+      globs: options.globs,
+      followSymlinks: options.followSymlinks,
+      groups,
+      units,
+    },
     symlinks,
   };
 }
@@ -158,7 +180,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
   const spec = job.spec;
   const literals = spec.literal !== null ? [spec.literal] : (spec.required ?? null);
   const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
-  const re = spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
+  const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
   const layers = new Map<number, SyncLayer[]>();
   const layersOf = (group: number): SyncLayer[] => {
     let built = layers.get(group);
@@ -174,12 +196,20 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
   return {
     run(index, stopped, emit) {
       const unit = job.units[index] as Unit;
-      const result: UnitResult = { matches: [], hits: 0, binary: 0, large: 0, symlinks: 0 };
+      const result: UnitResult = { matches: [], paths: [], hits: 0, binary: 0, large: 0, symlinks: 0 };
       const scan = (absolutes: readonly string[], relatives: readonly string[], filtered: boolean): boolean => {
         for (let i = 0; i < absolutes.length; i += 1) {
           if (stopped()) return false;
           if (filtered && accept && !accept(relatives[i] as string)) continue;
           const path = absolutes[i] as string;
+          if (job.mode === 'files') {
+            const shown = displayPath(job.cwd, path);
+            if (!shown.includes(job.query)) continue;
+            result.paths.push(shown);
+            result.hits += 1;
+            if (result.hits >= spec.maxHits) return false;
+            continue;
+          }
           fileSpec.maxHits = spec.maxHits - result.hits;
           const outcome: FileResult = scanFile(SCAN_DEPS, fileSpec, path, state, needles, re);
           if (outcome === 'b') result.binary += 1;

@@ -1,6 +1,8 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
-import { BACKEND, displayPath, filesOf, resolveRoots, SEARCH_EFFECTS } from './roots.js';
+import { planSearch } from './engine.js';
+import { runForCaller } from './parallel.js';
+import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 
 const input = RootObject({
   query: Type.String({ description: 'Case-sensitive substring of the path (empty lists every file)' }),
@@ -35,14 +37,25 @@ export const files = defineCommand({
   render: (o: Output) => [...o.files, ...(o.truncated ? [`[truncated after ${o.match_count} files]`] : [])].join('\n') || 'no files',
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const roots = await resolveRoots(ctx.cwd, args.paths);
-    const counters = { skippedSymlinks: 0 };
-    const found: string[] = [];
+    // One path past the limit proves truncation exactly.
     const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
-    for await (const file of filesOf(roots, { followSymlinks: args.follow_symlinks, env: ctx.env, signal: ctx.signal }, counters)) {
-      const path = displayPath(ctx.cwd, file.absolute);
-      if (!path.includes(args.query)) continue;
-      found.push(path);
-      if (found.length >= budget) break;
+    // No contents are read: the spec only carries the budget.
+    const spec = { literal: '', source: '', flags: '', maxBytes: 0, context: 0, maxHits: budget };
+    const plan = planSearch(roots, {
+      mode: 'files',
+      query: args.query,
+      cwd: ctx.cwd,
+      spec,
+      globs: [],
+      followSymlinks: args.follow_symlinks,
+      env: ctx.env,
+    });
+    const found: string[] = [];
+    for (const unit of await runForCaller(plan.job, ctx, budget)) {
+      for (const path of unit.paths) {
+        if (found.length >= budget) break;
+        found.push(path);
+      }
     }
     const truncated = ctx.limit !== null && found.length > ctx.limit;
     if (truncated) found.length = ctx.limit as number;

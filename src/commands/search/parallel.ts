@@ -151,6 +151,24 @@ export function workerCount(participate: boolean): number {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** From the CLI, workers join a search still running after this long (see RunOptions.joinAfterMs). */
+const CLI_JOIN_AFTER_MS = 40;
+
+/**
+ * How a command runs its search job for its caller: the CLI may block its own thread (it runs
+ * units too, workers join a long search); a server keeps its event loop free (workers only).
+ * AH_SEARCH_WORKERS=0 keeps everything on the calling thread.
+ */
+export function runForCaller(
+  job: SearchJob,
+  ctx: { transport: 'cli' | 'mcp'; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal },
+  budget: number,
+): Promise<UnitResult[]> {
+  const participate = ctx.transport === 'cli';
+  const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
+  return runJob(job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal });
+}
+
 /**
  * Runs every needed unit; resolves with the results of units 0..n (n the last needed one, in
  * order). Rejects with the signal's reason as soon as it aborts; workers then stop on their own.

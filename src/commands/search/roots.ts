@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
-import { walkFiles, type WalkCounters, type WalkedFile, type WalkOptions } from './walker.js';
 
 export const BACKEND = 'ignore+node';
 
@@ -43,14 +42,3 @@ export async function resolveRoots(cwd: string, paths: readonly string[]): Promi
 }
 
 export { displayPath } from './display-path.js';
-
-/** Every file of every root, in order (a file root yields itself). */
-export async function* filesOf(roots: readonly Root[], options: WalkOptions, counters: WalkCounters): AsyncGenerator<WalkedFile> {
-  for (const root of roots) {
-    if (root.isFile) {
-      yield { absolute: root.absolute, relative: root.given };
-      continue;
-    }
-    yield* walkFiles(root.absolute, options, counters);
-  }
-}

@@ -3,7 +3,7 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { createSpec } from './matcher.js';
 import { planSearch } from './engine.js';
 import { compileGlobs } from './globs.js';
-import { runJob, searchWorkers, workerCount } from './parallel.js';
+import { runForCaller, searchWorkers, workerCount } from './parallel.js';
 import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 
 const input = RootObject({
@@ -47,8 +47,6 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 
-/** From the CLI, workers join a search still running after this long (see parallel.ts). */
-const CLI_JOIN_AFTER_MS = 40;
 /** Longest stretch of merging between two turns of a server's event loop. */
 const MERGE_SLICE_MS = 10;
 type Match = Static<typeof MATCH>;
@@ -83,11 +81,9 @@ export const text = defineCommand({
   cli: { positionals: ['pattern', 'paths'], aliases: { glob: 'globs', context: 'context_lines' } },
   render,
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    // The CLI may block its own thread (it runs units too); a server keeps its event loop free.
-    const participate = ctx.transport === 'cli';
-    const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
     // A server's workers boot while the roots are resolved and listed (they stay for later searches).
-    if (workers > 0 && !participate) searchWorkers().start(workers);
+    const participate = ctx.transport === 'cli';
+    if (!participate && ctx.env.AH_SEARCH_WORKERS !== '0') searchWorkers().start(workerCount(false));
     // One match past the limit proves truncation exactly.
     const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
     const spec = createSpec(args.pattern, {
@@ -100,7 +96,7 @@ export const text = defineCommand({
     compileGlobs(args.globs);
     const roots = await resolveRoots(ctx.cwd, args.paths);
     const plan = planSearch(roots, { cwd: ctx.cwd, spec, globs: args.globs, followSymlinks: args.follow_symlinks, env: ctx.env });
-    const results = await runJob(plan.job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal });
+    const results = await runForCaller(plan.job, ctx, budget);
     const matches: Match[] = [];
     let binary = 0;
     let large = 0;
