@@ -178,7 +178,8 @@ export interface JobRunner {
 export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): JobRunner {
   const accept = compileGlobs(job.globs);
   const spec = job.spec;
-  const literals = spec.literal !== null ? [spec.literal] : (spec.required ?? null);
+  // Files mode reads no contents: no needles, no regex.
+  const literals = job.mode === 'files' ? null : spec.literal !== null ? [spec.literal] : (spec.required ?? null);
   const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
   const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
   const layers = new Map<number, SyncLayer[]>();

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
-import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, type WorkerMessage } from './protocol.js';
+import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, unitStopped, type WorkerMessage } from './protocol.js';
 
 /** Failures (a worker that cannot start, dies or reports an error) after which no worker is started. */
 const MAX_FAILURES = 3;
@@ -53,11 +53,6 @@ export class SearchWorkers {
 
   get failureCount(): number {
     return this.failures;
-  }
-
-  /** Workers running now (started on demand, up to `size`). */
-  get running(): number {
-    return this.workers.length;
   }
 
   /** Starts workers up to `count` (at most `size`); returns how many are running. */
@@ -144,7 +139,7 @@ export interface RunOptions {
 }
 
 /** Worker count for a search: one per core beside a participating caller, at most four. */
-export function workerCount(participate: boolean): number {
+function workerCount(participate: boolean): number {
   const cores = availableParallelism();
   return Math.max(participate ? 0 : 1, Math.min(4, participate ? cores - 1 : cores));
 }
@@ -153,6 +148,14 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** From the CLI, workers join a search still running after this long (see RunOptions.joinAfterMs). */
 const CLI_JOIN_AFTER_MS = 40;
+
+/**
+ * Starts a server's search workers ahead of its first job, so they boot while the command resolves
+ * and lists its roots (they stay for later searches). The CLI starts none ahead: see joinAfterMs.
+ */
+export function startWorkersFor(ctx: { transport: 'cli' | 'mcp'; env: Readonly<Record<string, string | undefined>> }): void {
+  if (ctx.transport !== 'cli' && ctx.env.AH_SEARCH_WORKERS !== '0') searchWorkers().start(workerCount(false));
+}
 
 /**
  * How a command runs its search job for its caller: the CLI may block its own thread (it runs
@@ -266,12 +269,11 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
   maybeJoin();
 
   const runner = options.participate || workers === 0 ? jobRunner(job) : null;
-  const stoppedAt = (index: number) => () => Atomics.load(control, CANCEL) !== 0 || index > needed();
   const runHere = async (next: () => number) => {
     const local = runner ?? jobRunner(job);
     let slice = performance.now();
     for (let index = next(); index !== -1; index = next()) {
-      const result = local.run(index, stoppedAt(index));
+      const result = local.run(index, () => unitStopped(control, index));
       if (result !== null) {
         results[index] = result;
         Atomics.store(control, HITS + index, result.hits);

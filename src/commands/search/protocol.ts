@@ -24,6 +24,11 @@ export function claimNext(control: Int32Array, units: number): number {
   return index < units && index <= Atomics.load(control, STOP_AFTER) ? index : -1;
 }
 
+/** True when a thread running unit `index` should stop: the job was cancelled, or no longer needs it. */
+export function unitStopped(control: Int32Array, index: number): boolean {
+  return Atomics.load(control, CANCEL) !== 0 || index > Atomics.load(control, STOP_AFTER);
+}
+
 export type WorkerMessage =
   /** Matches of a unit still running, ahead of its result (in order). */
   | { id: number; index: number; matches: MatchRecord[] }

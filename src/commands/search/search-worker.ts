@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { jobRunner, type SearchJob } from './engine.js';
-import { CANCEL, claimNext, HITS, STOP_AFTER, type WorkerMessage } from './protocol.js';
+import { claimNext, HITS, unitStopped, type WorkerMessage } from './protocol.js';
 
 const state = { buffer: null };
 const port = parentPort;
@@ -17,10 +17,9 @@ port?.on('message', (message: { id: number; job: SearchJob; control: Int32Array 
     for (;;) {
       const index = claimNext(control, job.units.length);
       if (index === -1) break;
-      // A unit stops when the search is cancelled or no longer needs it (an earlier prefix holds enough hits).
       const result = runner.run(
         index,
-        () => Atomics.load(control, CANCEL) !== 0 || index > Atomics.load(control, STOP_AFTER),
+        () => unitStopped(control, index),
         (matches) => post({ id, index, matches }),
       );
       if (result === null) continue;

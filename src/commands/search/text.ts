@@ -3,7 +3,7 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { createSpec } from './matcher.js';
 import { planSearch } from './engine.js';
 import { compileGlobs } from './globs.js';
-import { runForCaller, searchWorkers, workerCount } from './parallel.js';
+import { runForCaller, startWorkersFor } from './parallel.js';
 import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 
 const input = RootObject({
@@ -81,9 +81,8 @@ export const text = defineCommand({
   cli: { positionals: ['pattern', 'paths'], aliases: { glob: 'globs', context: 'context_lines' } },
   render,
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    // A server's workers boot while the roots are resolved and listed (they stay for later searches).
     const participate = ctx.transport === 'cli';
-    if (!participate && ctx.env.AH_SEARCH_WORKERS !== '0') searchWorkers().start(workerCount(false));
+    startWorkersFor(ctx);
     // One match past the limit proves truncation exactly.
     const budget = ctx.limit === null ? Number.POSITIVE_INFINITY : ctx.limit + 1;
     const spec = createSpec(args.pattern, {
@@ -93,6 +92,7 @@ export const text = defineCommand({
       context: args.context_lines ?? 0,
       maxHits: budget,
     });
+    // Checked here, before the roots: a bad glob is reported first (planSearch compiles them again).
     compileGlobs(args.globs);
     const roots = await resolveRoots(ctx.cwd, args.paths);
     const plan = planSearch(roots, { cwd: ctx.cwd, spec, globs: args.globs, followSymlinks: args.follow_symlinks, env: ctx.env });

@@ -6,7 +6,7 @@ import { domainOf } from '../../catalog/descriptor.js';
 import { compile, describeErrors } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import type { Executor } from '../../runtime/executor.js';
-import { completionRecord, prepareCall, type PreparedCall, type RuntimeCore } from '../../runtime/invoke.js';
+import { completionRecord, copyJson, prepareCall, type PreparedCall, type RuntimeCore } from '../../runtime/invoke.js';
 import type { JobRegistry } from '../../runtime/jobs.js';
 import type { LiveCatalog } from '../../runtime/live-catalog.js';
 import { JOB_TOOL_SCHEMAS } from './job-tools.js';
@@ -137,7 +137,7 @@ async function callJobTool(core: McpCore, name: string, args: Record<string, unk
   const schemas = JOB_TOOL_SCHEMAS.get(name) as NonNullable<ReturnType<typeof JOB_TOOL_SCHEMAS.get>>;
   const validate = compile(schemas.input);
   try {
-    if (!validate(structuredClone(args))) throw jobArgumentError(name, describeErrors(validate.errors));
+    if (!validate(copyJson(args))) throw jobArgumentError(name, describeErrors(validate.errors));
     const data = await runJobTool(core, name, args, meta);
     return successResult(data as unknown as Record<string, unknown>, meta.requestId);
   } catch (error) {
