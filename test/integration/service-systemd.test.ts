@@ -43,10 +43,13 @@ async function installed(s: ServiceEnv, extra: string[] = []) {
   return r.json<Record<string, any>>();
 }
 
-/** An flock(1) holder on a state lock, killed after the test. */
-function holdLock(path: string, wait: boolean): ChildProcess {
+/** An flock(1) holder on a state lock for `seconds` once it has it, killed after the test. */
+function holdLock(path: string, wait: boolean, seconds = 60): ChildProcess {
   // -o: only flock itself holds the lock, so killing its process group releases it.
-  const child = spawn('flock', [...(wait ? ['-w', '30'] : ['-n']), '-o', path, 'sleep', '60'], { stdio: 'ignore', detached: true });
+  const child = spawn('flock', [...(wait ? ['-w', '30'] : ['-n']), '-o', path, 'sleep', String(seconds)], {
+    stdio: 'ignore',
+    detached: true,
+  });
   onCleanup(() => {
     try {
       process.kill(-(child.pid as number), 'SIGKILL');
@@ -235,7 +238,15 @@ describe.skipIf(skip !== null)('managed MCP service on a real systemd user manag
   test('concurrent lifecycle commands: one wins, the other is MCP_SERVICE_BUSY', async () => {
     const s = await serviceEnv();
     await installed(s);
-    const results = await Promise.all([service(s, ['restart']), service(s, ['restart'])]);
+    // A restart takes about half a second and a second command waits 0.3 s for the lifecycle lock,
+    // so two restarts started together may not overlap at all. Here the winner's new instance
+    // waits 1.5 s for the instance lease (taken the moment the old instance lets go), and the other
+    // command starts 0.2 s after the first: whichever gets the lock holds it far longer than the
+    // other waits.
+    holdLock(join(s.stateDir, 'instance.lock'), true, 1.5);
+    const first = service(s, ['restart']);
+    await new Promise((r) => setTimeout(r, 200));
+    const results = await Promise.all([first, service(s, ['restart'])]);
     const codes = results.map((r) => r.code).sort();
     expect(codes).toEqual([0, 1]);
     const loser = results.find((r) => r.code === 1);
