@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { systemNode } from './system-node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -224,7 +225,7 @@ async function writeCodeCache() {
   const cacheFile = join(dist, 'ah.cache');
   const env = { ...process.env, AH_CONFIG_DIR: config, HOME: config, AH_BUILD_CODE_CACHE: cacheFile };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [join(root, 'bin', 'ah.cjs'), '--cwd', root, 'mcp', 'serve'], {
+  const child = spawn(systemNode(), [join(root, 'bin', 'ah.cjs'), '--cwd', root, 'mcp', 'serve'], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -1,22 +1,19 @@
 // The whole test command: lint + format check, type check, build, then the Vitest suite.
 // Ends with one summary line `N passed, N failed` (static checks count as one test each).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemNode, systemPath } from './system-node.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
-// The node@22 dev dependency (used only to run the conformance suite) puts a `node` into
-// node_modules/.bin, which npm puts first on PATH. The suite must run on the machine's Node, so
-// drop those entries and re-run this script with the first other node on PATH.
-const pathEntries = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules'));
-process.env.PATH = pathEntries.join(':');
-if (process.execPath.includes('/node_modules/node/')) {
-  const systemNode = pathEntries.map((p) => join(p, 'node')).find((p) => existsSync(p));
-  if (systemNode) {
-    const again = spawnSync(systemNode, process.argv.slice(1), { stdio: 'inherit', env: process.env });
-    process.exit(again.status ?? 1);
-  }
+// The suite must run on the machine's Node, not the node@22 dev dependency npm puts first on
+// PATH (scripts/system-node.mjs): drop node_modules from PATH and re-run on the machine's node.
+process.env.PATH = systemPath();
+const machineNode = systemNode();
+if (machineNode !== process.execPath) {
+  const again = spawnSync(machineNode, process.argv.slice(1), { stdio: 'inherit', env: process.env });
+  process.exit(again.status ?? 1);
 }
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const extra = process.argv.slice(2);

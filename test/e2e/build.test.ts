@@ -5,7 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compile, describeErrors, type JsonSchema } from '../../src/catalog/schema.js';
 import { BUILTIN_DOMAINS } from '../../src/commands/index.js';
@@ -39,6 +40,17 @@ describe('built bundle', () => {
       'process.stdout.write(String(script.cachedDataRejected));',
     ].join('\n');
     expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('false');
+  });
+
+  it("writes the code cache with the machine's node, not the node@22 dev dependency npm puts on PATH", () => {
+    // What `npm ci` does: node_modules/.bin first on PATH, build.mjs run by the node found there.
+    const devNode = resolve(import.meta.dirname, '../../node_modules/node/bin/node');
+    const bin = resolve(import.meta.dirname, '../../node_modules/.bin');
+    const env = { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const script = `import('${pathToFileURL(resolve(import.meta.dirname, '../../scripts/system-node.mjs')).href}').then((m) => process.stdout.write(m.systemNode()))`;
+    const chosen = execFileSync(devNode, ['-e', script], { encoding: 'utf8', env });
+    expect(chosen).not.toContain('node_modules');
+    expect(execFileSync(chosen, ['--version'], { encoding: 'utf8' }).trim()).toBe(process.version);
   });
 
   it('validates built-in commands without loading Ajv', async () => {
