@@ -42,7 +42,7 @@ describe('built bundle', () => {
     expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('false');
   });
 
-  it("writes the code cache with the machine's node, not the node@22 dev dependency npm puts on PATH", () => {
+  it("runs the build's code-cache pass on the machine's node, not the node@22 dev dependency npm puts on PATH", () => {
     // What `npm ci` does: node_modules/.bin first on PATH, build.mjs run by the node found there.
     const devNode = resolve(import.meta.dirname, '../../node_modules/node/bin/node');
     const bin = resolve(import.meta.dirname, '../../node_modules/.bin');
