@@ -5,7 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AhError } from '../errors.js';
-import { writeFileAtomic } from '../platform/atomic-write.js';
+import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
 import { withFileLock } from '../platform/lock.js';
 
 export interface PluginSettings {
@@ -61,6 +61,8 @@ export async function updateDisabledDomains(
     throw writeFailed(path, error);
   });
   return withFileLock(path, { timeoutMs: LOCK_TIMEOUT_MS }, async () => {
+    // Temp files of writers killed mid-write go first (only a lock holder may judge them).
+    await sweepStaleTemps(path, `${path}.lock`);
     // Re-read under the lock: another process may have changed the file since we last looked.
     const current = (await readPluginSettings(path)).disabled_domains;
     const next = normalizeDomains(update(current));

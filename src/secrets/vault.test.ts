@@ -216,4 +216,22 @@ describe('vault across processes', () => {
     await vault.add({ id: 'after', kind: 'github-token', values: { token: 't' } });
     expect((await vault.list()).map((s) => s.id)).toEqual(['after', 'r']);
   }, 60_000);
+
+  it('the next write sweeps the encrypted snapshots that killed writers left behind', async () => {
+    const { dir, vault } = fresh();
+    await vault.init();
+    await vault.add({ id: 'doomed', kind: 'github-token', values: { token: 'old' } });
+    const configDir = join(dir, 'config');
+    // A writer killed after writing its temp snapshot (which still holds 'doomed') and before the rename.
+    const snapshot = readFileSync(join(configDir, 'secrets.v1.json'));
+    const victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = victim.pid as number;
+    writeFileSync(join(configDir, `.secrets.v1.json.${pid}.0badc0de.tmp`), snapshot);
+    writeFileSync(join(configDir, `secrets.v1.lock.${pid}.0badc0de.tmp`), String(pid));
+    victim.kill('SIGKILL');
+    await new Promise((resolve) => victim.once('exit', resolve));
+    await vault.remove('doomed');
+    expect(readdirSync(configDir)).toEqual(['secrets.v1.json']);
+    await expect(vault.read('doomed')).rejects.toMatchObject({ code: 'VAULT_SECRET_NOT_FOUND' });
+  }, 30_000);
 });

@@ -7,7 +7,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AhError } from '../errors.js';
-import { writeFileAtomic } from '../platform/atomic-write.js';
+import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
 import { withFileLock } from '../platform/lock.js';
 import { lockedError, open, seal } from './crypto.js';
 import type { KeySource } from './keys.js';
@@ -15,8 +15,7 @@ import { metadataOf, newRecord, parseDocument, patchedRecord, serializeDocument,
 import type { SecretKind, SecretMetadata, VaultStore } from './types.js';
 
 export const VAULT_FILE = 'secrets.v1.json';
-// Longer than the lock's stale threshold (10 s): a writer killed between creating the lock file and
-// writing its pid leaves an empty lock that only ages out, and that must not fail the next caller.
+// A dead writer's lock is taken over at once; this bounds the wait for a live one.
 const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
 
 export interface VaultOptions {
@@ -82,6 +81,8 @@ export function createVault(options: VaultOptions): VaultStore {
 
   async function save(doc: VaultDocument, create = false): Promise<void> {
     const key = await options.key.load({ create });
+    // A writer killed mid-write leaves an encrypted snapshot that may hold records deleted since.
+    await sweepStaleTemps(path, `${lockTarget}.lock`);
     try {
       await writeFileAtomic(path, seal(serializeDocument(doc), key), 0o600);
     } catch (error) {

@@ -82,8 +82,8 @@ export function liveContext(
     shutdown: (port, id) => requestShutdown(port, id),
     isAlive: pidAlive,
     fileExists: (path) => existsSync(path),
-    lock: (path, waitSeconds) => tryLock(path, { env: parts.env, waitSeconds, platform: parts.platform }),
-    leaseHeld: (path) => isLocked(path, { env: parts.env, platform: parts.platform }),
+    lock: (path, waitSeconds) => tryLock(path, { waitSeconds }),
+    leaseHeld: (path) => isLocked(path),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     now: () => Date.now(),
   };

@@ -2,7 +2,7 @@
  * Durable per-user state of the managed service (independent of AH_CONFIG_DIR):
  * current.json (which definition is active; a repairable index), definitions/<id>.json
  * (immutable, content-addressed), runtime.json (written by the managed server), lifecycle.json
- * (the last lifecycle operation), and the permanent lock anchors lifecycle.lock / instance.lock.
+ * (the last lifecycle operation), and the locks lifecycle.lock / instance.lock (present while held).
  */
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -11,6 +11,7 @@ import { serviceContext } from '../../src/service/select.js';
 import { status } from '../../src/service/status.js';
 import { AH_BIN } from '../helpers/cli.js';
 import { startHttpServer } from '../helpers/http.js';
+import { holdLockProcess } from '../helpers/lock-holder.js';
 import { isAlive, survivors } from '../helpers/process.js';
 import { onCleanup, runtimeJson, type ServiceEnv, service, serviceEnv } from '../helpers/service.js';
 import { sandboxUnavailable } from '../helpers/systemd-sandbox.js';
@@ -43,13 +44,9 @@ async function installed(s: ServiceEnv, extra: string[] = []) {
   return r.json<Record<string, any>>();
 }
 
-/** An flock(1) holder on a state lock for `seconds` once it has it, killed after the test. */
-function holdLock(path: string, wait: boolean, seconds = 60): ChildProcess {
-  // -o: only flock itself holds the lock, so killing its process group releases it.
-  const child = spawn('flock', [...(wait ? ['-w', '30'] : ['-n']), '-o', path, 'sleep', String(seconds)], {
-    stdio: 'ignore',
-    detached: true,
-  });
+/** A process holding a state lock for `seconds` once it has it, killed after the test. */
+async function holdLock(path: string, wait: boolean, seconds = 60): Promise<ChildProcess> {
+  const child = await holdLockProcess(path, wait, seconds);
   onCleanup(() => {
     try {
       process.kill(-(child.pid as number), 'SIGKILL');
@@ -106,7 +103,8 @@ describe.skipIf(skip !== null)('managed MCP service on a real systemd user manag
     expect(await survivors([first.runtime.pid])).toEqual([]);
     expect(existsSync(s.unitPath)).toBe(false);
     for (const f of ['current.json', 'runtime.json', 'lifecycle.json']) expect(existsSync(join(s.stateDir, f))).toBe(false);
-    for (const f of ['lifecycle.lock', 'instance.lock']) expect(existsSync(join(s.stateDir, f))).toBe(true);
+    // Locks exist only while held: nothing holds them once the service is gone.
+    for (const f of ['lifecycle.lock', 'instance.lock']) expect(existsSync(join(s.stateDir, f))).toBe(false);
     const twice = await service(s, ['uninstall']);
     expect(twice.json()).toMatchObject({
       changed: false,
@@ -243,7 +241,7 @@ describe.skipIf(skip !== null)('managed MCP service on a real systemd user manag
     // waits 1.5 s for the instance lease (taken the moment the old instance lets go), and the other
     // command starts 0.2 s after the first: whichever gets the lock holds it far longer than the
     // other waits.
-    holdLock(join(s.stateDir, 'instance.lock'), true, 1.5);
+    await holdLock(join(s.stateDir, 'instance.lock'), true, 1.5);
     const first = service(s, ['restart']);
     await new Promise((r) => setTimeout(r, 200));
     const results = await Promise.all([first, service(s, ['restart'])]);
@@ -257,14 +255,14 @@ describe.skipIf(skip !== null)('managed MCP service on a real systemd user manag
   test('start timeout and restart failure while another process holds the instance lease', async () => {
     const s = await serviceEnv({ extra: { AH_INTERNAL_SERVICE_START_TIMEOUT_MS: '2500' } });
     await installed(s, ['--no-start']);
-    const holder = holdLock(join(s.stateDir, 'instance.lock'), false);
+    const holder = await holdLock(join(s.stateDir, 'instance.lock'), false);
     await new Promise((r) => setTimeout(r, 200));
     expect(code(await service(s, ['start']))).toBe('MCP_SERVICE_START_TIMEOUT');
     process.kill(-(holder.pid as number), 'SIGKILL');
     // The pending relaunch may already have taken the freed lease.
     expect(['started', 'already_running']).toContain((await service(s, ['start'])).json().action);
     // The holder waits for the lease and takes it the moment the old instance lets go.
-    holdLock(join(s.stateDir, 'instance.lock'), true);
+    await holdLock(join(s.stateDir, 'instance.lock'), true);
     const failed = await service(s, ['restart']);
     expect(failed.errorJson()).toMatchObject({ code: 'MCP_SERVICE_RESTART_FAILED' });
     expect(existsSync(s.unitPath)).toBe(true);
