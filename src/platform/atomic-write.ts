@@ -33,7 +33,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   }
 }
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -44,10 +44,10 @@ function escape(text: string): string {
  */
 export async function sweepStaleTemps(path: string, lockPath?: string): Promise<void> {
   const dir = dirname(path);
-  const patterns = [new RegExp(`^\\.${escape(basename(path))}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`)];
+  const patterns = [new RegExp(`^\\.${escapeRegex(basename(path))}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`)];
   const lockBase = lockPath === undefined ? undefined : basename(lockPath);
-  if (lockBase !== undefined) patterns.push(new RegExp(`^${escape(lockBase)}(?:\\.[0-9a-f]{16})*\\.(\\d+)\\.[0-9a-f]+\\.tmp$`));
-  const claim = lockBase === undefined ? undefined : new RegExp(`^${escape(lockBase)}\\.([0-9a-f]{16})$`);
+  if (lockBase !== undefined) patterns.push(new RegExp(`^${escapeRegex(lockBase)}(?:\\.[0-9a-f]{16})*\\.(\\d+)\\.[0-9a-f]+\\.tmp$`));
+  const claim = lockBase === undefined ? undefined : new RegExp(`^${escapeRegex(lockBase)}\\.([0-9a-f]{16})$`);
   let names: string[];
   try {
     names = await readdir(dir);
