@@ -4,7 +4,7 @@
  * (a compromised or impostor server must not send the user elsewhere), then tries to open it.
  */
 import { AhError } from '../errors.js';
-import { launchDetached } from '../platform/spawn.js';
+import { launchDetached } from '../platform/exec.js';
 
 export const DEFAULT_SETUP_ORIGIN = 'http://127.0.0.1:8787';
 const REQUEST_TIMEOUT_MS = 10_000;

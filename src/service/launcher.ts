@@ -6,7 +6,7 @@
  * ends the launcher with 0; the last failure's code ends it otherwise. While it waits between
  * attempts the task stays running with no server, which status reports as restart_backoff.
  */
-import { type AttachedChild, spawnAttached } from '../platform/spawn.js';
+import { type AttachedChild, spawnAttached } from '../platform/exec.js';
 
 export const LAUNCHER_ENV = 'AH_MANAGED_LAUNCHER';
 export const MAX_RELAUNCHES = 3;

@@ -1,6 +1,6 @@
 /** Picks the platform's service manager and builds the live context and definitions. */
 import { realpathSync } from 'node:fs';
-import { execCapture } from '../platform/exec.js';
+import { runProcess } from '../platform/exec.js';
 import { type Env, stateRoot } from '../platform/paths.js';
 import { liveContext, type ServiceContext } from './context.js';
 import {
@@ -19,7 +19,7 @@ import { currentUserSid, TaskSchedulerAdapter } from './windows/task-scheduler.j
 
 export function execRunner(env: Env, cwd: string): Runner {
   return async (program, args) => {
-    const r = await execCapture(program, args, { cwd, env, maxBytes: 1024 * 1024 });
+    const r = await runProcess(program, args, { cwd, env, maxBytes: 1024 * 1024 });
     if (r.kind === 'exited') return { kind: 'exited', code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
     if (r.kind === 'missing') return { kind: 'missing', message: `${program} was not found on PATH` };
     if (r.kind === 'failed') return { kind: 'failed', message: r.message };

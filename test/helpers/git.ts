@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandContext, CommandDescriptor } from '../../src/catalog/descriptor.js';
 import { compile, describeErrors } from '../../src/catalog/schema.js';
-import { execCapture } from '../../src/platform/exec.js';
+import { runProcess } from '../../src/platform/exec.js';
 import { type TestContext, testContext } from './context.js';
 import { tempDir } from './tmp.js';
 
@@ -42,7 +42,7 @@ export function gitEnv(): Env {
 }
 
 export async function runGit(cwd: string, env: Env, args: string[]): Promise<string> {
-  const r = await execCapture('git', args, { cwd, env });
+  const r = await runProcess('git', args, { cwd, env });
   if (r.kind !== 'exited' || r.code !== 0) {
     const detail = r.kind === 'exited' ? r.stderr.toString() : r.kind;
     throw new Error(`git ${args.join(' ')} failed: ${detail}`);

@@ -5,7 +5,7 @@
 import type { CommandContext } from '../../catalog/descriptor.js';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
-import { execCapture } from '../../platform/exec.js';
+import { runProcess } from '../../platform/exec.js';
 
 export interface GitOutput {
   code: number | null;
@@ -13,13 +13,6 @@ export interface GitOutput {
   /** Decoded and trimmed. */
   stderr: string;
   stdoutTruncated: boolean;
-}
-
-export interface GitOptions {
-  /** The call changes the repository: skip `--no-optional-locks`, which only suits readers. */
-  writes?: boolean;
-  /** Byte cap on stdout. */
-  maxBytes?: number;
 }
 
 export function missingGit(cause?: string): AhError {
@@ -39,19 +32,152 @@ function cancelled(ctx: CommandContext): AhError {
   return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
 }
 
+/**
+ * Settings that keep a repository's own config (.git/config, its includes, hooks, attributes) from
+ * executing anything: every key git would run as a program is pinned to a harmless value on the
+ * command line, which outranks every config file. Pagers never start (stdout is a pipe anyway).
+ */
+const PROTECTING_CONFIG: readonly [string, string][] = [
+  ['core.fsmonitor', 'false'],
+  ['core.pager', 'cat'],
+  ['diff.external', ''],
+  // Hooks (reference-transaction fires on `git tag`, post-index-change on index writes): a path
+  // that can never be a directory, so no hook is ever found.
+  ['core.hooksPath', '/dev/null'],
+  ['core.sshCommand', 'ssh'],
+  ['core.gitProxy', ''],
+  ['core.askPass', ''],
+  // An empty entry resets the helper list: no credential helper runs.
+  ['credential.helper', ''],
+  ['core.editor', ':'],
+  ['sequence.editor', ':'],
+  ['tag.gpgSign', 'false'],
+  ['log.showSignature', 'false'],
+  ['gpg.program', 'gpg'],
+  ['gpg.openpgp.program', 'gpg'],
+  ['gpg.x509.program', 'gpgsm'],
+  ['gpg.ssh.program', 'ssh-keygen'],
+  ['submodule.recurse', 'false'],
+];
+
+/** Subcommands that produce diffs: no external diff drivers and no textconv filters. */
+const DIFF_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  diff: ['--no-ext-diff', '--no-textconv'],
+  log: ['--no-ext-diff', '--no-textconv'],
+  show: ['--no-ext-diff', '--no-textconv'],
+  blame: ['--no-textconv'],
+};
+
+/** Drivers a repository can define whose values are commands: filters, diff and merge drivers. */
+const DRIVER_KEY = /^(filter|diff|merge)\..+\.(clean|smudge|process|textconv|command|driver)$/i;
+
+export interface GitOptions {
+  /** The call changes the repository: skip `--no-optional-locks`, which only suits readers. */
+  writes?: boolean;
+  /** Byte cap on stdout. */
+  maxBytes?: number;
+  /**
+   * Transports git may use (`protocol.allow`), e.g. ['https', 'ssh'] for a forge command that
+   * fetches; by default none, so a repository's remotes or submodules never reach the network.
+   */
+  protocols?: readonly string[];
+}
+
+/**
+ * Filter, diff and merge drivers are named by the repository (.gitattributes) and defined in its
+ * config, so they cannot be pinned by a fixed list: read which ones the repository's own config
+ * (scope local or worktree, includes resolved) defines, and override each with the value a
+ * trusted scope (global, system, command line) gives it, or with nothing. Reading config runs
+ * nothing. One read per call context.
+ */
+const driverOverrides = new WeakMap<CommandContext, Promise<[string, string][]>>();
+
+function repositoryDrivers(ctx: CommandContext, env: Record<string, string | undefined>): Promise<[string, string][]> {
+  let pending = driverOverrides.get(ctx);
+  if (!pending) {
+    pending = (async () => {
+      const result = await runProcess('git', ['config', '--list', '--show-scope', '--null'], {
+        cwd: ctx.cwd,
+        env,
+        signal: ctx.signal,
+        maxBytes: 4 * 1024 * 1024,
+      });
+      if (result.kind !== 'exited' || result.code !== 0) return [];
+      const trusted = new Map<string, string>();
+      const hostile = new Set<string>();
+      const fields = nulFields(result.stdout);
+      for (let i = 0; i + 1 < fields.length; i += 2) {
+        const scope = fields[i] as string;
+        const entry = fields[i + 1] as string;
+        const cut = entry.indexOf('\n');
+        const key = (cut < 0 ? entry : entry.slice(0, cut)).toLowerCase();
+        if (!DRIVER_KEY.test(key)) continue;
+        if (scope === 'local' || scope === 'worktree') hostile.add(key);
+        else trusted.set(key, cut < 0 ? '' : entry.slice(cut + 1));
+      }
+      return [...hostile].map((key): [string, string] => [key, trusted.get(key) ?? '']);
+    })();
+    driverOverrides.set(ctx, pending);
+  }
+  return pending;
+}
+
+/**
+ * Config passed through GIT_CONFIG_COUNT/KEY_n/VALUE_n: keys and values travel separately, so a
+ * driver named with an '=' cannot split a `-c` argument, and entries the caller's environment
+ * already passes this way are kept.
+ */
+function withEnvConfig(env: Record<string, string | undefined>, entries: readonly [string, string][]): Record<string, string | undefined> {
+  const existing = Number.parseInt(env.GIT_CONFIG_COUNT ?? '0', 10);
+  let index = Number.isInteger(existing) && existing > 0 ? existing : 0;
+  const out = { ...env };
+  for (const [key, value] of entries) {
+    out[`GIT_CONFIG_KEY_${index}`] = key;
+    out[`GIT_CONFIG_VALUE_${index}`] = value;
+    index += 1;
+  }
+  out.GIT_CONFIG_COUNT = String(index);
+  return out;
+}
+
 /** Runs `git <args>` in ctx.cwd; returns the raw result (non-zero exits are not thrown). */
 export async function git(ctx: CommandContext, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
   // LC_ALL=C keeps git's messages in English so the few we recognise stay recognisable; no prompt
-  // may ever wait for a terminal; paths come back unquoted (bytes as-is), colours off.
-  const env = { ...ctx.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_PAGER: 'cat', PAGER: 'cat' };
-  const global = ['-c', 'core.quotepath=off', '-c', 'color.ui=false', ...(options.writes ? [] : ['--no-optional-locks'])];
-  const execOptions = { cwd: ctx.cwd, env, signal: ctx.signal, ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }) };
-  const result = await execCapture('git', [...global, ...args], execOptions);
+  // may ever wait for a terminal; paths come back unquoted (bytes as-is), colours off. The
+  // system-wide config is skipped (GIT_CONFIG_NOSYSTEM) and no editor or pager can start.
+  const env: Record<string, string | undefined> = {
+    ...ctx.env,
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_EDITOR: ':',
+    GIT_SEQUENCE_EDITOR: ':',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+  };
+  const protocols = options.protocols ?? [];
+  const pinned: [string, string][] = [
+    ...PROTECTING_CONFIG,
+    ['protocol.allow', 'never'],
+    ...protocols.map((p): [string, string] => [`protocol.${p}.allow`, 'always']),
+  ];
+  const drivers = await repositoryDrivers(ctx, withEnvConfig(env, pinned));
+  const global = ['--no-pager', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...(options.writes ? [] : ['--no-optional-locks'])];
+  const [sub, ...rest] = args;
+  const command = sub === undefined ? [] : [sub, ...(DIFF_FLAGS[sub] ?? []), ...rest];
+  const result = await runProcess('git', [...global, ...command], {
+    cwd: ctx.cwd,
+    env: withEnvConfig(env, [...pinned, ...drivers]),
+    signal: ctx.signal,
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+  });
   switch (result.kind) {
+    case 'cancelled':
+      throw cancelled(ctx);
     case 'missing':
       throw missingGit(`'git' was not found on PATH (${ctx.env.PATH ?? 'PATH is unset'})`);
-    case 'aborted':
-      throw cancelled(ctx);
     case 'failed':
       throw new AhError({
         code: 'COMMAND_EXECUTION_FAILED',
@@ -61,6 +187,7 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
         operation: 'process.execute',
       });
     case 'exited':
+      if (result.cancelled || result.timedOut) throw cancelled(ctx);
       return {
         code: result.code,
         stdout: result.stdout,

@@ -1,13 +1,38 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { EFFECT_KINDS } from '../../catalog/effects.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { spawnCaptured } from '../../platform/spawn.js';
+import { AhError } from '../../errors.js';
+import { type RunResult, runProcess } from '../../platform/exec.js';
+
+/** Every size has a ceiling: output is held in memory and returned as one JSON string. */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const MAX_TIMEOUT_SECS = 86_400;
+const MAX_TAIL_LINES = 1_000_000;
+// Linux's own limits for one argument (MAX_ARG_STRLEN) and, roughly, for the argument count.
+const MAX_ARG_LENGTH = 131_072;
+const MAX_ARGS = 65_536;
 
 const input = RootObject({
-  command: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Program and arguments (no shell)' }),
-  timeout_secs: Type.Integer({ minimum: 1, default: 600, description: 'Kill the process tree after this many seconds' }),
-  max_output_bytes: Type.Integer({ minimum: 1, default: 65536, description: 'Bytes kept per stream (stdout, stderr)' }),
-  tail_lines: Type.Optional(Type.Integer({ minimum: 0, description: 'Keep only the last N lines of each stream' })),
+  command: Type.Array(Type.String({ minLength: 1, maxLength: MAX_ARG_LENGTH }), {
+    minItems: 1,
+    maxItems: MAX_ARGS,
+    description: 'Program and arguments (no shell)',
+  }),
+  timeout_secs: Type.Integer({
+    minimum: 1,
+    maximum: MAX_TIMEOUT_SECS,
+    default: 600,
+    description: 'Kill the process tree after this many seconds',
+  }),
+  max_output_bytes: Type.Integer({
+    minimum: 1,
+    maximum: MAX_OUTPUT_BYTES,
+    default: 65536,
+    description: 'Bytes kept per stream (stdout, stderr)',
+  }),
+  tail_lines: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_TAIL_LINES, description: 'Keep only the last N lines of each stream' }),
+  ),
 });
 const output = RootObject({
   command: Type.Literal('run.check'),
@@ -33,6 +58,53 @@ function render(o: Output): string {
   if (o.stdout !== '') parts.push(`--- stdout${o.stdout_truncated ? ' (truncated)' : ''}`, o.stdout.replace(/\n$/, ''));
   if (o.stderr !== '') parts.push(`--- stderr${o.stderr_truncated ? ' (truncated)' : ''}`, o.stderr.replace(/\n$/, ''));
   return parts.join('\n');
+}
+
+/** Lossy UTF-8 only after capture (invalid bytes become U+FFFD); then the last N lines if asked. */
+function decode(bytes: Buffer, truncated: boolean, tailLines: number | undefined): { text: string; truncated: boolean } {
+  let text = bytes.toString('utf8');
+  if (tailLines === undefined) return { text, truncated };
+  const lines = text.split('\n');
+  const trailing = lines[lines.length - 1] === '' ? lines.pop() : undefined;
+  if (lines.length > tailLines) {
+    truncated = true;
+    lines.splice(0, lines.length - tailLines);
+  }
+  text = lines.join('\n') + (trailing !== undefined && lines.length > 0 ? '\n' : '');
+  return { text, truncated };
+}
+
+function startError(result: Exclude<RunResult, { kind: 'exited' }>, signal: AbortSignal): AhError {
+  if (result.kind === 'cancelled') {
+    const reason = signal.reason as unknown;
+    return reason instanceof AhError
+      ? reason
+      : new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
+  }
+  if (result.kind === 'missing') {
+    return new AhError({
+      code: 'COMMAND_EXECUTION_FAILED',
+      message: `program not found: ${result.program}`,
+      cause: `spawn ${result.program} ENOENT`,
+      hint: `Check that ${result.program} is installed and on PATH, or pass an absolute path.`,
+      operation: 'process.execute',
+    });
+  }
+  if (result.errno === 'EACCES') {
+    return new AhError({
+      code: 'COMMAND_EXECUTION_FAILED',
+      message: `permission denied running ${result.program}`,
+      cause: result.message,
+      hint: 'Check that the file is executable.',
+      operation: 'process.execute',
+    });
+  }
+  return new AhError({
+    code: 'COMMAND_EXECUTION_FAILED',
+    message: `could not start ${result.program}`,
+    cause: result.message,
+    operation: 'process.execute',
+  });
 }
 
 export const check = defineCommand({
@@ -61,6 +133,7 @@ export const check = defineCommand({
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const remaining = ctx.deadline - Date.now();
     const timeoutMs = Math.min(args.timeout_secs * 1000, Number.isFinite(remaining) ? Math.max(0, remaining) : Number.POSITIVE_INFINITY);
+    const [program, ...rest] = args.command as [string, ...string[]];
     const started = Date.now();
     let bytes = 0;
     // Refreshed twice a second; the surfaces decide how often to pass it on (MCP: once a second).
@@ -69,28 +142,31 @@ export const check = defineCommand({
     const ticker = setInterval(report, 500);
     ticker.unref();
     try {
-      const result = await spawnCaptured(args.command, {
+      const result = await runProcess(program, rest, {
         cwd: ctx.cwd,
         env: ctx.env,
         signal: ctx.signal,
         timeoutMs,
-        maxOutputBytes: args.max_output_bytes,
-        ...(args.tail_lines !== undefined ? { tailLines: args.tail_lines } : {}),
+        maxBytes: args.max_output_bytes,
+        keep: args.tail_lines === undefined ? 'head' : 'tail',
         onOutput: (total) => {
           bytes = total;
         },
       });
+      if (result.kind !== 'exited') throw startError(result, ctx.signal);
+      const stdout = decode(result.stdout, result.stdoutTruncated, args.tail_lines);
+      const stderr = decode(result.stderr, result.stderrTruncated, args.tail_lines);
       return {
         command: 'run.check',
         argv: [...args.command],
-        success: result.exitCode === 0 && !result.timedOut && !result.cancelled,
-        exit_code: result.exitCode,
+        success: result.code === 0 && !result.timedOut && !result.cancelled,
+        exit_code: result.code,
         timed_out: result.timedOut,
         duration_ms: result.durationMs,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        stdout_truncated: result.stdoutTruncated,
-        stderr_truncated: result.stderrTruncated,
+        stdout: stdout.text,
+        stderr: stderr.text,
+        stdout_truncated: stdout.truncated,
+        stderr_truncated: stderr.truncated,
       };
     } finally {
       clearInterval(ticker);
