@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAh } from '../helpers/cli.js';
@@ -61,6 +61,36 @@ describe('ah run check', () => {
     expect(pids).toHaveLength(2);
     expect(await survivors(pids)).toEqual([]);
   });
+
+  it('a setsid descendant holding stdout cannot hold the call past its deadline, and is killed', async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'escaped');
+    // The issue's shape: `sh -c 'setsid sleep … & echo'`, with the escaped sleep's pid recorded.
+    const script = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & echo started`;
+    const started = Date.now();
+    const r = await runAh(['--json', 'run', 'check', '--timeout-secs', '2', '--', 'sh', '-c', script]);
+    const elapsed = Date.now() - started;
+    expect(r.json()).toMatchObject({ success: false, timed_out: true, stdout: 'started\n' });
+    // Bounded by the deadline, not by the 60 s sleep (a loose bound for a loaded machine).
+    expect(elapsed).toBeLessThan(30_000);
+    expect(existsSync(pidFile)).toBe(true);
+    expect(await survivors([Number(readFileSync(pidFile, 'utf8').trim())])).toEqual([]);
+  }, 60_000);
+
+  it('max_output_bytes has a maximum, and a child writing more than it is cut there', async () => {
+    const over = await runAh(['--json', 'run', 'check', '--max-output-bytes', String(1024 ** 3), '--', node, '-e', '']);
+    expect(over.code).toBe(1);
+    expect(over.errorJson().code).toMatch(/^INVALID_(ARGUMENT|RANGE)$/);
+    const max = 16 * 1024 * 1024;
+    // 24 MiB of stdout against the 16 MiB ceiling.
+    const script = 'const b = Buffer.alloc(1 << 20, 97); for (let i = 0; i < 24; i++) process.stdout.write(b)';
+    const r = await runAh(['--json', 'run', 'check', '--max-output-bytes', String(max), '--', node, '-e', script]);
+    expect(r.code).toBe(0);
+    const out = r.json() as { stdout: string; stdout_truncated: boolean; success: boolean };
+    expect(out.success).toBe(true);
+    expect(out.stdout.length).toBe(max);
+    expect(out.stdout_truncated).toBe(true);
+  }, 60_000);
 
   it('runs in the working directory with stdin closed', async () => {
     const dir = tempDir();

@@ -2,10 +2,11 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { git, gitFailed, notARepo, READ_EFFECTS } from './run-git.js';
+import { MAX_LINE_NUMBER, MAX_PATH_LENGTH } from './shared.js';
 
 const input = RootObject({
-  path: Type.String({ minLength: 1, description: 'File to blame' }),
-  line: Type.Optional(Type.Integer({ minimum: 1, description: 'Only this line' })),
+  path: Type.String({ minLength: 1, maxLength: MAX_PATH_LENGTH, description: 'File to blame' }),
+  line: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LINE_NUMBER, description: 'Only this line' })),
 });
 const ENTRY = Closed({
   line: Type.Integer({ minimum: 1 }),

@@ -3,10 +3,15 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { AhError } from '../../errors.js';
 import { applyNumstat, parseNameStatus, total } from './commit-stats.js';
 import { git, gitFailed, notARepo, nulFields, READ_EFFECTS } from './run-git.js';
-import { displayPath, NOT_A_REPO_TEXT } from './shared.js';
+import { displayPath, MAX_REF_LENGTH, NOT_A_REPO_TEXT } from './shared.js';
 
 const input = RootObject({
-  reference: Type.String({ minLength: 1, default: 'HEAD', description: 'Commit, branch, tag or any git revision' }),
+  reference: Type.String({
+    minLength: 1,
+    maxLength: MAX_REF_LENGTH,
+    default: 'HEAD',
+    description: 'Commit, branch, tag or any git revision',
+  }),
 });
 const PERSON = Closed({ name: Type.String(), email: Type.String() });
 const FILE = Closed({

@@ -1,10 +1,12 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { gitOrNull, READ_EFFECTS } from './run-git.js';
-import { NOT_A_REPO_TEXT } from './shared.js';
+import { MAX_PATH_LENGTH, NOT_A_REPO_TEXT } from './shared.js';
 
 const input = RootObject({
-  path: Type.Optional(Type.String({ minLength: 1, description: 'Only this file or directory (relative to cwd)' })),
+  path: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_PATH_LENGTH, description: 'Only this file or directory (relative to cwd)' }),
+  ),
 });
 const output = RootObject({
   command: Type.Literal('git.diff'),

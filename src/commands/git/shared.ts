@@ -4,6 +4,12 @@ import { Closed, Nullable, Type } from '../../catalog/schema.js';
 import { parsePorcelainV2, type PorcelainStatus } from './porcelain.js';
 import { git, gitOrNull } from './run-git.js';
 
+/** Ceilings for every size an agent can pass (issue 20: no unbounded input). */
+export const MAX_PATH_LENGTH = 4096;
+export const MAX_REF_LENGTH = 1024;
+export const MAX_MESSAGE_LENGTH = 1_000_000;
+export const MAX_LINE_NUMBER = 100_000_000;
+
 export const COMMIT_SUMMARY = Closed({ hash: Type.String(), short_hash: Type.String(), subject: Type.String() });
 export const CHANGED_ENTRY = Closed({ path: Type.String(), old_path: Nullable(Type.String()), status: Type.String() });
 

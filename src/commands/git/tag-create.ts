@@ -2,12 +2,14 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { git, gitFailed, notARepo } from './run-git.js';
-import { COMMIT_SUMMARY, commitSummary } from './shared.js';
+import { COMMIT_SUMMARY, commitSummary, MAX_MESSAGE_LENGTH, MAX_REF_LENGTH } from './shared.js';
 
 const input = RootObject({
-  tag: Type.String({ minLength: 1, description: 'Name of the new tag' }),
-  message: Type.Optional(Type.String({ minLength: 1, description: 'Annotation message; without one the tag is lightweight' })),
-  reference: Type.String({ minLength: 1, default: 'HEAD', description: 'Commit (or any revision) to tag' }),
+  tag: Type.String({ minLength: 1, maxLength: MAX_REF_LENGTH, description: 'Name of the new tag' }),
+  message: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, description: 'Annotation message; without one the tag is lightweight' }),
+  ),
+  reference: Type.String({ minLength: 1, maxLength: MAX_REF_LENGTH, default: 'HEAD', description: 'Commit (or any revision) to tag' }),
 });
 const output = RootObject({
   command: Type.Literal('git.tag.create'),
