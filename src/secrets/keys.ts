@@ -1,26 +1,36 @@
 /**
- * Where the vault's 256-bit key comes from: `AH_VAULT_MASTER_KEY` (captured once at start-up and
- * removed from the environment so no child process inherits it), else the OS credential store via
+ * Where the vault's 256-bit key comes from: `AH_VAULT_MASTER_KEY_FILE` (a file only its owner can
+ * read, holding the key as hex), else `AH_VAULT_MASTER_KEY` (captured once at start-up and removed
+ * from the environment so no child process inherits it), else the OS credential store via
  * @napi-rs/keyring. The keyring module is imported only when a vault operation needs it, so
  * commands that never touch secrets never load the native addon.
+ *
+ * Why the file: deleting a variable from process.env does not erase it from the process's initial
+ * environment block, which /proc/<pid>/environ shows to every process of the same user for the
+ * whole life of the server (a run.check child read it through /proc/$PPID/environ). Only a key
+ * that never was in the environment stays out of it; the file variable carries just a path.
  */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { AhError } from '../errors.js';
 import { importModule } from '../platform/import-module.js';
 
 export const MASTER_KEY_ENV = 'AH_VAULT_MASTER_KEY';
+export const MASTER_KEY_FILE_ENV = 'AH_VAULT_MASTER_KEY_FILE';
 export const KEYRING_SERVICE = 'aihelper';
 export const KEYRING_ACCOUNT = 'vault-v1';
 
 export interface KeySource {
   /** Where the key comes from (for messages; never the key itself). */
-  readonly origin: 'env' | 'keyring';
+  readonly origin: 'env' | 'file' | 'keyring';
   /** The 32-byte key. `create` lets a keyring source generate and store a missing key. */
   load(options?: { create?: boolean }): Promise<Buffer>;
 }
 
 const HINT =
-  `Set ${MASTER_KEY_ENV} to exactly 64 hex characters (for example from \`openssl rand -hex 32\`), ` +
+  `Point ${MASTER_KEY_FILE_ENV} at a file only you can read (mode 0600) holding 64 hex characters, ` +
+  `or set ${MASTER_KEY_ENV} to exactly 64 hex characters (for example from \`openssl rand -hex 32\`), ` +
   `or make the OS credential store available (Secret Service, macOS Keychain or Windows Credential Manager; entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT}), then run \`ah secrets init\`.`;
 
 function unavailable(message: string, cause?: string): AhError {
@@ -84,14 +94,68 @@ export function keyringKeySource(options: { service?: string; account?: string }
   };
 }
 
+/** Longest key file we read: 64 hex digits and a line ending, with room for stray whitespace. */
+const KEY_FILE_MAX_BYTES = 1024;
+
 /**
- * Reads AH_VAULT_MASTER_KEY once and deletes it from `env` (pass process.env at start-up, before
- * anything can spawn a child). Without it the keyring is the source.
+ * The key from a file: a regular file owned by us that neither group nor others can read (POSIX),
+ * holding 64 hex digits (surrounding whitespace allowed). Opened without blocking, so a FIFO in its
+ * place cannot hang the call. Read on each use: a rotated file takes effect at once.
+ */
+export function keySourceFromFile(path: string): KeySource {
+  const refuse = (message: string, cause?: string) => unavailable(`${MASTER_KEY_FILE_ENV}: ${message}`, cause);
+  return {
+    origin: 'file',
+    async load() {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+      } catch (error) {
+        throw refuse(`cannot open ${path}`, (error as NodeJS.ErrnoException).code ?? String(error));
+      }
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw refuse(`${path} is not a regular file`);
+        if (process.platform !== 'win32') {
+          if ((info.mode & 0o077) !== 0)
+            throw refuse(`${path} can be read by other users`, `mode ${(info.mode & 0o777).toString(8)}; run chmod 600 on it`);
+          if (typeof process.getuid === 'function' && info.uid !== process.getuid()) throw refuse(`${path} belongs to another user`);
+        }
+        if (info.size > KEY_FILE_MAX_BYTES) throw refuse(`${path} is too large to hold a key`);
+        const buffer = Buffer.alloc(KEY_FILE_MAX_BYTES + 1);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        const key = parseHexKey(buffer.subarray(0, bytesRead).toString('utf8').trim());
+        buffer.fill(0);
+        if (!key) throw refuse(`${path} does not hold a key`, 'expected exactly 64 hexadecimal characters');
+        return key;
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+/**
+ * Reads the key settings once and deletes them from `env` (pass process.env at start-up, before
+ * anything can spawn a child): AH_VAULT_MASTER_KEY_FILE first, then AH_VAULT_MASTER_KEY, else the
+ * keyring. Both set is refused on use rather than guessing which one was meant.
  */
 export function captureMasterKey(env: NodeJS.ProcessEnv): KeySource {
   const raw = env[MASTER_KEY_ENV];
+  const file = env[MASTER_KEY_FILE_ENV];
   delete env[MASTER_KEY_ENV];
+  delete env[MASTER_KEY_FILE_ENV];
   // An empty assignment (`AH_VAULT_MASTER_KEY= ah …`) reads as "unset", the usual shell idiom.
-  if (raw === undefined || raw === '') return keyringKeySource();
+  const hasRaw = raw !== undefined && raw !== '';
+  if (file !== undefined && file !== '') {
+    if (hasRaw) {
+      return {
+        origin: 'file',
+        load: () => Promise.reject(unavailable(`both ${MASTER_KEY_FILE_ENV} and ${MASTER_KEY_ENV} are set`, 'set only one of them')),
+      };
+    }
+    return keySourceFromFile(file);
+  }
+  if (!hasRaw) return keyringKeySource();
   return keySourceFromHex(raw);
 }
