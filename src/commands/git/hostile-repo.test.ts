@@ -148,4 +148,21 @@ describe('git commands in a hostile repository', () => {
     },
     60_000,
   );
+
+  it("a driver the repository redefines falls back to the user's own definition, not to the repository's", async () => {
+    const { repo, markers } = await hostileRepo({
+      name: 'redefined filter',
+      config: [['filter.lfs.clean', 'SCRIPT']],
+      attributes: '* filter=lfs\n',
+    });
+    // The user's global config defines the same driver (as git-lfs does): that one still runs.
+    const trusted = join(tempDir('ah-git-trusted-'), 'clean.sh');
+    const trustedMarker = join(tempDir('ah-git-trusted-marker-'), 'ran');
+    writeFileSync(trusted, `#!/bin/sh\ntouch "${trustedMarker}"\ncat\n`);
+    chmodSync(trusted, 0o755);
+    await runGit(repo.dir, repo.env, ['config', '--global', 'filter.lfs.clean', trusted]);
+    await call(diff, {}, repo.ctx());
+    expect(readdirSync(markers)).toEqual([]);
+    expect(existsSync(trustedMarker)).toBe(true);
+  }, 60_000);
 });
