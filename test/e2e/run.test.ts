@@ -78,7 +78,7 @@ describe('ah run check', () => {
   }, 60_000);
 
   it('max_output_bytes has a maximum, and a child writing more than it is cut there', async () => {
-    const over = await runAh(['--json', 'run', 'check', '--max-output-bytes', String(1024 ** 3), '--', node, '-e', '']);
+    const over = await runAh(['--json', 'run', 'check', '--max-output-bytes', String(1024 ** 3), '--', node, '-e', '0']);
     expect(over.code).toBe(1);
     expect(over.errorJson().code).toMatch(/^INVALID_(ARGUMENT|RANGE)$/);
     const max = 16 * 1024 * 1024;
