@@ -96,19 +96,22 @@ function repositoryDrivers(ctx: CommandContext, env: Record<string, string | und
   let pending = driverOverrides.get(ctx);
   if (!pending) {
     pending = (async () => {
-      const result = await runProcess('git', ['config', '--list', '--show-scope', '--null'], {
-        cwd: ctx.cwd,
-        env,
-        signal: ctx.signal,
-        maxBytes: 4 * 1024 * 1024,
-      });
+      const read = (args: string[]) =>
+        runProcess('git', ['config', '--null', ...args, '--list'], { cwd: ctx.cwd, env, signal: ctx.signal, maxBytes: 4 * 1024 * 1024 });
+      let result = await read(['--show-scope']);
+      let scoped = true;
+      if (result.kind === 'exited' && result.code !== 0 && /show-scope|unknown option|usage:/i.test(result.stderr.toString('utf8'))) {
+        // git before 2.26 has no --show-scope: take the repository's own file alone (no fallback value).
+        result = await read(['--local']);
+        scoped = false;
+      }
       if (result.kind !== 'exited' || result.code !== 0) return [];
       const trusted = new Map<string, string>();
       const hostile = new Set<string>();
       const fields = nulFields(result.stdout);
-      for (let i = 0; i + 1 < fields.length; i += 2) {
-        const scope = fields[i] as string;
-        const entry = fields[i + 1] as string;
+      for (let i = 0; i < fields.length; i += scoped ? 2 : 1) {
+        const scope = scoped ? (fields[i] as string) : 'local';
+        const entry = (scoped ? fields[i + 1] : fields[i]) ?? '';
         const cut = entry.indexOf('\n');
         const key = (cut < 0 ? entry : entry.slice(0, cut)).toLowerCase();
         if (!DRIVER_KEY.test(key)) continue;
