@@ -20,8 +20,11 @@ export interface KeySource {
 }
 
 const HINT =
-  `Set ${MASTER_KEY_ENV} to exactly 64 hex characters (for example from \`openssl rand -hex 32\`), ` +
-  `or make the OS credential store available (Secret Service, macOS Keychain or Windows Credential Manager; entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT}), then run \`ah secrets init\`.`;
+  `Set ${MASTER_KEY_ENV} to exactly 64 hex characters (for example from \`openssl rand -hex 32\`) and keep it: ` +
+  'the vault cannot be opened without it, and every ah process that uses the vault needs the same value ' +
+  '(the HTTP server `ah mcp serve --transport http` and the managed service included). ' +
+  `Or make the OS credential store available (Secret Service, macOS Keychain or Windows Credential Manager; entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT}). ` +
+  'Then run `ah secrets init`.';
 
 function unavailable(message: string, cause?: string): AhError {
   return new AhError({ code: 'VAULT_KEY_UNAVAILABLE', message, cause, hint: HINT, operation: 'secrets.key' });
