@@ -6,13 +6,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-
-const tool = {
-  name: 'read',
-  description: 'Read a UTF-8 file',
-  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-  outputSchema: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'], additionalProperties: false },
-};
+import { READ_TOOL as tool } from './floor-tool.mjs';
 
 function makeServer() {
   const server = new Server({ name: 'floor', version: '1.0.0' }, { capabilities: { tools: {} } });

@@ -83,6 +83,7 @@ async function builtinSchemas() {
       stdin: {
         contents: [
           "export { BUILTIN_DOMAINS } from './src/commands/index.ts';",
+          "export { bundledDomainObjects } from './src/plugins/bundled/index.ts';",
           "export { HOST_CLI_COMMANDS } from './src/surfaces/cli/host-commands.ts';",
           "export { JOB_TOOL_SCHEMAS } from './src/surfaces/mcp/job-tools.ts';",
           "export { AJV_OPTIONS, addAjvFormats } from './src/catalog/schema.ts';",
@@ -105,7 +106,7 @@ async function builtinSchemas() {
     });
     const mod = await import(pathToFileURL(entry).href);
     const schemas = [
-      ...mod.BUILTIN_DOMAINS.flatMap((m) => m.commands.flatMap((c) => [c.inputSchema, c.outputSchema])),
+      ...[...mod.BUILTIN_DOMAINS, ...mod.bundledDomainObjects()].flatMap((m) => m.commands.flatMap((c) => [c.inputSchema, c.outputSchema])),
       ...mod.HOST_CLI_COMMANDS.map((c) => c.inputSchema),
       ...[...mod.JOB_TOOL_SCHEMAS.values()].flatMap((s) => [s.input, s.output]),
     ];

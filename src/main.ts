@@ -13,7 +13,8 @@ import { createEventLog } from './logging/events.js';
 import { redactArgv } from './logging/redact.js';
 import { type EventLog, NULL_LOG } from './logging/types.js';
 import { configRoot, pluginSettingsPath } from './platform/paths.js';
-import { loadExternalPlugins } from './plugins/loader.js';
+import { BUNDLED_PLUGINS } from './plugins/bundled/index.js';
+import { loadBundledPlugins, loadExternalPlugins } from './plugins/loader.js';
 import { readPluginSettings } from './plugins/settings.js';
 import { captureMasterKey } from './secrets/keys.js';
 import { createVault } from './secrets/vault.js';
@@ -95,11 +96,13 @@ async function run(): Promise<number> {
 async function dispatch(configDir: string, log: EventLog): Promise<number> {
   let catalog: LiveCatalog;
   try {
+    const bundled = loadBundledPlugins(BUNDLED_PLUGINS);
+    const shipped = [...BUILTIN_DOMAINS, ...bundled.modules];
     const external = await loadExternalPlugins(
       configDir,
-      BUILTIN_DOMAINS.map((m) => m.domain),
+      shipped.map((m) => m.domain),
     );
-    for (const warning of external.warnings) {
+    for (const warning of [...bundled.warnings, ...external.warnings]) {
       if (!wantsQuiet) err(`ah: warning: ${warning.message}`);
       log.system({
         component: 'plugin_discovery',
@@ -109,7 +112,7 @@ async function dispatch(configDir: string, log: EventLog): Promise<number> {
     }
     // An external module replaces the built-in domain of the same name.
     const overridden = new Set(external.modules.map((m) => m.domain));
-    const modules = [...BUILTIN_DOMAINS.filter((m) => !overridden.has(m.domain)), ...external.modules];
+    const modules = [...shipped.filter((m) => !overridden.has(m.domain)), ...external.modules];
     const definition = defineCatalog(modules, { verifyExamples: (m) => m.source === 'external' });
     const settingsPath = pluginSettingsPath(configDir);
     const settings = await readPluginSettings(settingsPath);

@@ -3,13 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { domainOf } from '../src/catalog/descriptor.js';
 import { defineCatalog, descriptorProblems } from '../src/catalog/registry.js';
 import { toJsonSchema } from '../src/catalog/schema.js';
+import type { DomainModule } from '../src/catalog/descriptor.js';
 import { BUILTIN_DOMAINS } from '../src/commands/index.js';
+import { bundledDomainObjects } from '../src/plugins/bundled/index.js';
+import { loadBundledPlugins } from '../src/plugins/loader.js';
+import { BUNDLED_PLUGINS } from '../src/plugins/bundled/index.js';
 
-const all = BUILTIN_DOMAINS.flatMap((m) => m.commands);
+// Bundled plugins ship with ah, so their descriptors are held to the same bar as built-ins.
+const SHIPPED: readonly DomainModule[] = [...BUILTIN_DOMAINS, ...(bundledDomainObjects() as DomainModule[])];
+const all = SHIPPED.flatMap((m) => m.commands);
 
 describe('built-in catalog', () => {
   it('defines without problems, examples included', () => {
-    expect(() => defineCatalog(BUILTIN_DOMAINS)).not.toThrow();
+    expect(() => defineCatalog(SHIPPED)).not.toThrow();
+  });
+
+  it('loads every bundled plugin through the plugin contract without a warning', () => {
+    const { modules, warnings } = loadBundledPlugins(BUNDLED_PLUGINS);
+    expect(warnings).toEqual([]);
+    expect(modules.map((m) => m.source)).toEqual(BUNDLED_PLUGINS.map(() => 'bundled'));
   });
 
   it('publishes no job.* and no mcp.serve command', () => {

@@ -48,7 +48,7 @@ export interface DomainInfo {
   domain: string;
   pluginName: string;
   description: string;
-  source: 'builtin' | 'external';
+  source: 'builtin' | 'bundled' | 'external';
   host: boolean;
   requiredTools: readonly { name: string; check_args: readonly string[]; reason: string }[];
   notes: readonly string[];
@@ -124,7 +124,7 @@ export interface DomainModule {
   /** Host domains (ai, plugins, mcp, secrets) cannot be disabled. */
   host?: boolean;
   /** Where the module came from; built-in unless the loader found it on disk. */
-  source?: 'builtin' | 'external';
+  source?: 'builtin' | 'bundled' | 'external';
   requiredTools?: readonly { name: string; check_args: readonly string[]; reason: string }[];
   notes?: readonly string[];
   commands: readonly CommandDescriptor[];

@@ -62,6 +62,65 @@ describe('redaction', () => {
     ]);
   });
 
+  it('redacts credential-bearing flags of known programs in argv, keeping user names', () => {
+    const pw = 'hunter2';
+    const cases: [string[], string[]][] = [
+      [
+        ['run', 'check', '--', 'curl', '--user', `bob:${pw}`, 'https://h/'],
+        ['run', 'check', '--', 'curl', '--user', `bob:${REDACTED}`, 'https://h/'],
+      ],
+      [
+        ['curl', '-u', `bob:${pw}`, '-U', `p:${pw}`],
+        ['curl', '-u', `bob:${REDACTED}`, '-U', `p:${REDACTED}`],
+      ],
+      [
+        ['curl', `-ubob:${pw}`, `--user=bob:${pw}`],
+        ['curl', `-ubob:${REDACTED}`, `--user=bob:${REDACTED}`],
+      ],
+      [
+        ['/usr/bin/curl', '--oauth2-bearer', pw],
+        ['/usr/bin/curl', '--oauth2-bearer', REDACTED],
+      ],
+      [
+        ['curl', '-H', `Authorization: Bearer ${pw}`],
+        ['curl', '-H', `Authorization: ${REDACTED}`],
+      ],
+      [
+        ['mysql', `-p${pw}`, '-u', 'root', 'db'],
+        ['mysql', `-p${REDACTED}`, '-u', 'root', 'db'],
+      ],
+      [
+        ['sshpass', '-p', pw, 'ssh', 'h'],
+        ['sshpass', '-p', REDACTED, 'ssh', 'h'],
+      ],
+      [
+        ['psql', '--token', pw],
+        ['psql', '--token', REDACTED],
+      ],
+      [
+        ['git', '--user', `me:${pw}`],
+        ['git', '--user', `me:${REDACTED}`],
+      ],
+    ];
+    for (const [argv, expected] of cases) {
+      expect(redactArgv(argv)).toEqual(expected);
+      expect(JSON.stringify(redactArgv(argv))).not.toContain(pw);
+    }
+    // Flags that only look alike stay: sort -u, a user name with no password, grep -p.
+    expect(redactArgv(['sort', '-u', 'file'])).toEqual(['sort', '-u', 'file']);
+    expect(redactArgv(['curl', '--user', 'bob', 'https://h/'])).toEqual(['curl', '--user', 'bob', 'https://h/']);
+    expect(redactArgv(['grep', '-pattern'])).toEqual(['grep', '-pattern']);
+  });
+
+  it('redacts a logged argv field (run.check over MCP) and credentials in a saved shell command', () => {
+    const logged = redactValue({ argv: ['curl', '-u', 'bob:hunter2', 'https://h/'], timeout_secs: 5 }) as { argv: string[] };
+    expect(logged.argv).toEqual(['curl', '-u', `bob:${REDACTED}`, 'https://h/']);
+    expect(redactText('curl --user bob:hunter2 https://h/ | jq .')).toBe(`curl --user bob:${REDACTED} https://h/ | jq .`);
+    expect(redactText('curl -u bob:hunter2 https://h/')).toBe(`curl -u bob:${REDACTED} https://h/`);
+    expect(redactText('mysql -u root -phunter2 db')).toBe(`mysql -u root -p${REDACTED} db`);
+    expect(redactText('echo -u bob and ratio 3:4')).toBe('echo -u bob and ratio 3:4');
+  });
+
   it('leaves ordinary text alone', () => {
     expect(redactText('monkey business: fine')).toBe('monkey business: fine');
   });

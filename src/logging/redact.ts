@@ -45,7 +45,7 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s@]+)@/gi;
 const QUERY_PARAM = /([?&])([^=&#\s]+)=([^&#\s]*)/g;
 const HEADER_LINE = /^(\s*)([A-Za-z0-9_.-]+)(\s*[:=]\s*)(.+)$/;
 
-const MAY_NEED_REDACTION = /[@=:]|bearer|basic/i;
+const MAY_NEED_REDACTION = /[@=:]|bearer|basic|\s-p\S/i;
 
 /** Redacts secrets embedded in free text: URL userinfo, sensitive query values, `Name: value`. */
 export function redactText(text: string): string {
@@ -60,6 +60,15 @@ export function redactText(text: string): string {
     isSensitiveName(key) ? `${dash}${key}=${REDACTED}` : m,
   );
   result = result.replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  // A shell command line (saved tasks): `curl -u bob:pw`, `--user=bob:pw`, `mysql -pSECRET`.
+  result = result.replace(
+    /(^|\s)(-u|-U|--user|--proxy-user)([\s=]+)([^\s:'"]+):(\S+)/g,
+    (_m, lead: string, f: string, sep: string, user: string) => `${lead}${f}${sep}${user}:${REDACTED}`,
+  );
+  result = result.replace(
+    /(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^|;&]*?\s)-p(?!\s|-)\S+/g,
+    (_m, head: string) => `${head}-p${REDACTED}`,
+  );
   return result;
 }
 
@@ -69,29 +78,98 @@ export function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValue(v));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = isSensitiveName(key) ? REDACTED : redactValue(inner);
+    for (const [key, inner] of Object.entries(value)) {
+      if (isSensitiveName(key)) out[key] = REDACTED;
+      // A child's argv (run.check) is read as a command line, so `--user bob:pw` is caught.
+      else if (key === 'argv' && Array.isArray(inner) && inner.every((v) => typeof v === 'string')) out[key] = redactArgv(inner);
+      else out[key] = redactValue(inner);
+    }
     return out;
   }
   return value;
 }
 
-/** Redacts CLI argv: `--flag value` / `--flag=value` with a sensitive flag name, and embedded secrets. */
+/**
+ * Flags whose value carries a credential although their name does not say so, per program
+ * (basename of argv[0], or the first token after `--`). `userPassword` flags take `user:password`
+ * and keep the user; the others lose their whole value.
+ */
+interface ProgramFlags {
+  userPassword?: readonly string[];
+  secret?: readonly string[];
+  /** Short flags whose attached value (`-pSECRET`) is a password; a detached `-p` prompts instead. */
+  attached?: readonly string[];
+}
+const CURL: ProgramFlags = { userPassword: ['-u', '--user', '-U', '--proxy-user'], secret: ['--oauth2-bearer'] };
+const MYSQL: ProgramFlags = { attached: ['-p'] };
+const PROGRAM_FLAGS: Readonly<Record<string, ProgramFlags>> = {
+  curl: CURL,
+  wget: { userPassword: ['--user', '--http-user'] },
+  http: { userPassword: ['-a', '--auth'] },
+  https: { userPassword: ['-a', '--auth'] },
+  mysql: MYSQL,
+  mysqldump: MYSQL,
+  mariadb: MYSQL,
+  'mariadb-dump': MYSQL,
+  mysqladmin: MYSQL,
+  sshpass: { secret: ['-p'] },
+  smbclient: { userPassword: ['-U', '--user'] },
+};
+// Any program: `--user NAME:PASSWORD` is a credential (a name alone is kept).
+const ANY: ProgramFlags = { userPassword: ['--user', '--proxy-user'] };
+
+function programOf(token: string): ProgramFlags {
+  const base = token.slice(token.lastIndexOf('/') + 1).replace(/\.exe$/i, '');
+  return PROGRAM_FLAGS[base] ?? ANY;
+}
+
+function maskUserPassword(value: string): string {
+  const colon = value.indexOf(':');
+  return colon === -1 ? value : `${value.slice(0, colon)}:${REDACTED}`;
+}
+
+/**
+ * Redacts CLI argv: `--flag value` / `--flag=value` with a sensitive flag name, credential-bearing
+ * flags of known programs (curl `-u`, mysql `-pSECRET`, …), and secrets embedded in any argument.
+ */
 export function redactArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
+  let program = argv.length > 0 ? programOf(argv[0] as string) : ANY;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
-    const flag = /^--?([A-Za-z0-9][A-Za-z0-9_-]*)(=(.*))?$/.exec(arg);
-    if (flag && isSensitiveName(flag[1] as string)) {
+    if (arg === '--' && i + 1 < argv.length) {
+      out.push(arg);
+      program = programOf(argv[i + 1] as string);
+      continue;
+    }
+    const flag = /^(--?[A-Za-z0-9][A-Za-z0-9_-]*)(=(.*))?$/.exec(arg);
+    const name = flag?.[1];
+    const sensitive = name !== undefined && isSensitiveName(name.replace(/^-+/, ''));
+    const secret = name !== undefined && (sensitive || program.secret?.includes(name) === true);
+    const userPassword = name !== undefined && !secret && program.userPassword?.includes(name) === true;
+    if (flag && name && (secret || userPassword)) {
+      const mask = secret ? () => REDACTED : maskUserPassword;
       if (flag[2] !== undefined) {
-        out.push(`${arg.slice(0, arg.indexOf('='))}=${REDACTED}`);
+        out.push(`${name}=${mask(flag[3] as string)}`);
       } else {
         out.push(arg);
         // The next token is the value, even when it starts with '-'.
         if (i + 1 < argv.length) {
-          out.push(REDACTED);
+          out.push(mask(argv[i + 1] as string));
           i += 1;
         }
       }
+      continue;
+    }
+    const attached = program.attached?.find((f) => arg.length > f.length && arg.startsWith(f) && !arg.startsWith(`${f}-`));
+    if (attached) {
+      out.push(`${attached}${REDACTED}`);
+      continue;
+    }
+    // curl's attached short form: `-ubob:pw`.
+    const short = program.userPassword?.find((f) => f.length === 2 && arg.length > 2 && arg.startsWith(f) && arg[2] !== '-');
+    if (short) {
+      out.push(`${short}${maskUserPassword(arg.slice(2))}`);
       continue;
     }
     out.push(redactText(arg));

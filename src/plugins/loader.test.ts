@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installTestPlugin } from '../../test/helpers/plugins.js';
 import { tempDir } from '../../test/helpers/tmp.js';
-import { loadExternalPlugins } from './loader.js';
+import { loadBundledPlugins, loadExternalPlugins } from './loader.js';
 
 /** A valid plugin module's source for `domain`, with one echo command per verb. */
 function pluginSource(domain: string, verbs: string[] = ['echo'], extra = ''): string {
@@ -129,5 +129,34 @@ describe('loadExternalPlugins', () => {
     const { modules, warnings } = await loadExternalPlugins(configDir);
     expect(warnings).toEqual([]);
     expect(modules[0]).toMatchObject({ domain: 'job', host: false, source: 'external' });
+  });
+});
+
+/** A bundled plugin as its module would export it, built from the same source as the file tests. */
+async function bundledExports(domain: string, extra = ''): Promise<{ default?: unknown }> {
+  const configDir = configWith({ [`${domain}.mjs`]: pluginSource(domain, ['echo'], extra) });
+  const { modules } = await loadExternalPlugins(configDir);
+  const { source: _source, host: _host, ...plain } = modules[0] as unknown as Record<string, unknown>;
+  return { default: plain };
+}
+
+describe('loadBundledPlugins', () => {
+  it('marks a valid module bundled and never a host domain', async () => {
+    const { modules, warnings } = loadBundledPlugins([await bundledExports('webby', ', host: true')]);
+    expect(warnings).toEqual([]);
+    expect(modules).toHaveLength(1);
+    expect(modules[0]).toMatchObject({ domain: 'webby', host: false, source: 'bundled' });
+  });
+
+  it('runs the same contract checks as external modules', async () => {
+    const good = await bundledExports('webby');
+    const wrongDomain = { default: { ...(good.default as object), domain: 'other' } };
+    const reserved = { default: { ...(good.default as object), domain: 'secrets' } };
+    const { modules, warnings } = loadBundledPlugins([{ default: 42 }, wrongDomain, reserved, good]);
+    expect(modules.map((m) => m.domain)).toEqual(['webby']);
+    expect(warnings.map((w) => w.code)).toEqual(['PLUGIN_METADATA_INVALID', 'PLUGIN_METADATA_INVALID', 'PLUGIN_METADATA_INVALID']);
+    expect(warnings[0]?.message).toContain('exports no domain object');
+    expect(warnings[1]?.message).toContain("outside the 'other' domain");
+    expect(warnings[2]?.message).toContain('reserved host domain');
   });
 });

@@ -41,6 +41,42 @@ function commandProblem(module: DomainModule): { message: string; cause: string 
 }
 
 /**
+ * Runs a module through the plugin contract: its own shape, then every descriptor. Bundled and
+ * external modules take the same checks, so a bundled domain proves the contract a third party uses.
+ */
+export function checkPluginModule(value: unknown): { module: DomainModule } | { message: string; cause: string } {
+  const shape = shapeProblems(value);
+  if (shape.length > 0) return { message: shape[0] as string, cause: shape.join('; ') };
+  const module = value as DomainModule;
+  if (HOST_DOMAINS.includes(module.domain)) {
+    return { message: `'${module.domain}' is a reserved host domain`, cause: `reserved: ${HOST_DOMAINS.join(', ')}` };
+  }
+  return commandProblem(module) ?? { module };
+}
+
+/**
+ * The plugins that ship with ah (`exports` as each module's file would export them). A bundled
+ * module that fails the contract is a build defect: it is skipped with a warning like any other.
+ */
+export function loadBundledPlugins(bundled: readonly PluginModuleExports[]): { modules: DomainModule[]; warnings: PluginWarning[] } {
+  const modules: DomainModule[] = [];
+  const warnings: PluginWarning[] = [];
+  for (const [index, exports] of bundled.entries()) {
+    const checked = checkPluginModule(moduleFromExports(exports));
+    if ('module' in checked) {
+      modules.push({ ...checked.module, host: false, source: 'bundled' });
+    } else {
+      warnings.push({
+        code: 'PLUGIN_METADATA_INVALID',
+        message: `skipped bundled plugin #${index + 1}: ${checked.message}`,
+        cause: checked.cause,
+      });
+    }
+  }
+  return { modules, warnings };
+}
+
+/**
  * `builtinDomains` names the compiled-in domains so overriding one is reported. Returns the
  * surviving modules (marked external) and one warning per skipped file or override.
  */
@@ -68,21 +104,12 @@ export async function loadExternalPlugins(
       skip(name, 'it could not be loaded', errorText(error));
       continue;
     }
-    const shape = shapeProblems(value);
-    if (shape.length > 0) {
-      skip(name, shape[0] as string, shape.join('; '));
+    const checked = checkPluginModule(value);
+    if (!('module' in checked)) {
+      skip(name, checked.message, checked.cause);
       continue;
     }
-    const module = value as DomainModule;
-    if (HOST_DOMAINS.includes(module.domain)) {
-      skip(name, `'${module.domain}' is a reserved host domain`, `reserved: ${HOST_DOMAINS.join(', ')}`);
-      continue;
-    }
-    const bad = commandProblem(module);
-    if (bad) {
-      skip(name, bad.message, bad.cause);
-      continue;
-    }
+    const module = checked.module;
     if (builtinDomains.includes(module.domain) || byDomain.has(module.domain)) {
       warnings.push({
         code: 'PLUGIN_DOMAIN_CONFLICT',

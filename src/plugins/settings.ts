@@ -2,8 +2,9 @@
  * plugins.json: {version: 1, disabled_domains: [...]}. Every change is read-modify-write under a
  * cross-process lock with a bounded wait, written to a temp file and renamed into place.
  */
+import { type FSWatcher, unwatchFile, watch, watchFile } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { AhError } from '../errors.js';
 import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
 import { withFileLock } from '../platform/lock.js';
@@ -81,4 +82,35 @@ export async function updateDisabledDomains(
 
 function writeFailed(path: string, error: Error): AhError {
   return new AhError({ code: 'FILE_WRITE_FAILED', message: `cannot write ${path}`, cause: error.message, operation: 'file' });
+}
+
+/**
+ * Calls `onChange` (debounced) whenever plugins.json may have changed, whoever wrote it: another
+ * `ah` process, the user's editor. Writes replace the file by rename, so the directory is watched,
+ * not the file's inode; without a directory yet (fresh machine) a slow stat poll waits for it.
+ * Returns the function that stops watching.
+ */
+export function watchPluginSettings(path: string, onChange: () => void, debounceMs = 50): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(onChange, debounceMs);
+    timer.unref?.();
+  };
+  const name = basename(path);
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
+      // Some platforms give no file name: then any change in the directory counts.
+      if (file === null || file === name) fire();
+    });
+    watcher.on('error', () => undefined);
+  } catch {
+    watchFile(path, { persistent: false, interval: 1000 }, fire);
+  }
+  return () => {
+    if (timer) clearTimeout(timer);
+    if (watcher) watcher.close();
+    else unwatchFile(path, fire);
+  };
 }

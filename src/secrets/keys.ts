@@ -29,9 +29,11 @@ export interface KeySource {
 }
 
 const HINT =
-  `Point ${MASTER_KEY_FILE_ENV} at a file only you can read (mode 0600) holding 64 hex characters, ` +
-  `or set ${MASTER_KEY_ENV} to exactly 64 hex characters (for example from \`openssl rand -hex 32\`), ` +
-  `or make the OS credential store available (Secret Service, macOS Keychain or Windows Credential Manager; entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT}), then run \`ah secrets init\`.`;
+  `Point ${MASTER_KEY_FILE_ENV} at a file only you can read (mode 0600) holding 64 hex characters (for example from \`openssl rand -hex 32\`), ` +
+  `or set ${MASTER_KEY_ENV} to that value, and keep it: the vault cannot be opened without it, and every ah process that uses the vault needs the same key ` +
+  '(the HTTP server `ah mcp serve --transport http` and the managed service included). ' +
+  `Or make the OS credential store available (Secret Service, macOS Keychain or Windows Credential Manager; entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT}). ` +
+  'Then run `ah secrets init`.';
 
 function unavailable(message: string, cause?: string): AhError {
   return new AhError({ code: 'VAULT_KEY_UNAVAILABLE', message, cause, hint: HINT, operation: 'secrets.key' });

@@ -66,9 +66,10 @@ export function validateSetupUrl(raw: unknown, origin: string): string {
 function unavailable(origin: string, cause: string): AhError {
   return new AhError({
     code: 'MCP_SERVER_UNAVAILABLE',
-    message: `no ah HTTP server answered at ${origin}`,
+    // One line a person can act on: the URL tried and the command that makes it answer.
+    message: `no ah HTTP server answered at ${origin}/secrets/setup: start one with \`ah mcp serve --transport http --port ${new URL(origin).port}\` (or set AH_MCP_HTTP_URL to the running one's URL)`,
     cause,
-    hint: `Start it with \`ah mcp serve --transport http --port ${new URL(origin).port}\` (or point AH_MCP_HTTP_URL at the running one), then retry.`,
+    hint: 'The setup page is served by the HTTP server: keep `ah mcp serve --transport http` running in another terminal, or use the managed service (`ah mcp service start`).',
     retryable: true,
     operation: 'secrets.setup',
   });

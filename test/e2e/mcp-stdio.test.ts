@@ -340,6 +340,24 @@ describe('mcp serve over stdio', () => {
     await waitFor(() => changed === 2);
   });
 
+  it('follows plugins.json changed by another process: list_changed, refusal, and back', async () => {
+    const { env } = isolatedEnv();
+    const s = await server([], { env });
+    let changed = 0;
+    s.client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changed += 1;
+    });
+    expect((await runAh(['plugins', 'disable', 'git'], { env })).code).toBe(0);
+    await waitFor(() => changed === 1);
+    const { tools } = await s.client.listTools();
+    expect(tools.some((t) => t.name.startsWith('ah.git.'))).toBe(false);
+    const refused = (await s.client.callTool({ name: 'ah.git.status', arguments: {} })) as Result;
+    expect(refused._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'DOMAIN_DISABLED' });
+    expect((await runAh(['plugins', 'enable', 'git'], { env })).code).toBe(0);
+    await waitFor(() => changed === 2);
+    expect((await s.client.listTools()).tools.some((t) => t.name === 'ah.git.status')).toBe(true);
+  });
+
   it('sends progress notifications for long calls that ask for them', async () => {
     const s = await server();
     const messages: string[] = [];

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAh } from '../helpers/cli.js';
+import { isolatedEnv, runAh } from '../helpers/cli.js';
 import { survivors } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -108,6 +108,20 @@ describe('ah run check', () => {
       ])
     ).json();
     expect(r).toMatchObject({ success: true, stdout: `${dir} 0\n` });
+  });
+
+  it('logs the argv with credential-bearing flag values redacted (curl --user)', async () => {
+    const { env, configDir } = isolatedEnv();
+    const secret = 'hunter2-planted';
+    // The child is node, so nothing is sent anywhere; the flags are what a real curl line carries.
+    await runAh(['run', 'check', '--', node, '-e', '0', '--user', `bob:${secret}`], { env });
+    await runAh(['run', 'check', '--', 'curl', '-s', '--max-time', '1', '--user', `bob:${secret}`, 'http://127.0.0.1:9/'], { env });
+    const logs = join(configDir, 'logs');
+    const text = readdirSync(logs)
+      .map((f) => readFileSync(join(logs, f), 'utf8'))
+      .join('');
+    expect(text).toContain('bob:[REDACTED]');
+    expect(text).not.toContain(secret);
   });
 
   it('maps a missing program to COMMAND_EXECUTION_FAILED', async () => {

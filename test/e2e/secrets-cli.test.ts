@@ -142,6 +142,23 @@ describe('ah secrets', () => {
     const r = await run(['--json', 'secrets', 'edit', 'gh', '--open'], { env: { AH_MCP_HTTP_URL: `http://127.0.0.1:${port}` } });
     expect(r.code).toBe(1);
     expect(r.errorJson()).toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE' });
+    // In text mode the first line names the URL tried and the command that starts the server.
+    const text = await run(['secrets', 'edit', 'gh', '--open'], { env: { AH_MCP_HTTP_URL: `http://127.0.0.1:${port}` } });
+    const first = text.stderr.split('\n')[0] ?? '';
+    expect(first).toContain(`http://127.0.0.1:${port}/secrets/setup`);
+    expect(first).toContain(`ah mcp serve --transport http --port ${port}`);
+    expect(text.stderr).not.toMatch(/TypeError|fetch failed/);
+  });
+
+  it('explains AH_VAULT_MASTER_KEY once when no keyring is reachable, HTTP server included', async () => {
+    // Outside a `keyctl session` (see the keyring suite below) the kernel keyring refuses access on
+    // Linux, so this run has neither key source.
+    const { run } = setup();
+    const r = await run(['secrets', 'init'], { env: { AH_VAULT_MASTER_KEY: undefined } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('VAULT_KEY_UNAVAILABLE');
+    expect(r.stderr.match(/64 hex characters/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/same value.*HTTP server/);
   });
 
   it('publishes only secrets.list over MCP, with metadata only', async () => {

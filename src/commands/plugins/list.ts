@@ -13,7 +13,7 @@ const output = RootObject({
       description: Type.String(),
       abi_version: Type.Integer(),
       required_tools: Type.Array(Closed({ name: Type.String(), check_args: Type.Array(Type.String()), reason: Type.String() })),
-      source: Type.Union([Type.Literal('builtin'), Type.Literal('external')]),
+      source: Type.Union([Type.Literal('builtin'), Type.Literal('bundled'), Type.Literal('external')]),
       state: STATE,
       mcp_exposed: Type.Boolean(),
       mcp_omission_reason: Type.Optional(Type.String()),

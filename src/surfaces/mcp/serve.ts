@@ -102,6 +102,8 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
   };
   const fixturePath = env.env.AH_INTERNAL_MCP_FIXTURES;
   if (fixturePath) core.fixtures = (await importModule(pathToFileURL(fixturePath).href)) as ServerFixtures;
+  // Changes to plugins.json made by any process reach this server and its sessions.
+  const stopWatching = env.catalog.watchSettings();
   const lifecycle = new Lifecycle(executor, env.log, undefined, (line) => process.stderr.write(`${line}\n`));
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
@@ -126,6 +128,7 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
     });
   }
   const result = await lifecycle.finished();
+  stopWatching();
   await env.log.flush();
   return result.code;
 }
