@@ -29,6 +29,17 @@ describe('runProcess', () => {
     expect(r.stderrTruncated).toBe(false);
   });
 
+  it('writes input to stdin and closes it; without input stdin is closed at once', async () => {
+    const echo = script("let s=''; process.stdin.on('data', (d) => (s += d)).on('end', () => process.stdout.write(`[${s}]`))");
+    const fed = await runProcess(node, echo, { cwd: tempDir(), env, input: 'host=example.com\n\n' });
+    expect(fed.kind === 'exited' && fed.stdout.toString()).toBe('[host=example.com\n\n]');
+    const closed = await runProcess(node, echo, { cwd: tempDir(), env });
+    expect(closed.kind === 'exited' && closed.stdout.toString()).toBe('[]');
+    // A child that never reads its stdin is not an error of ours.
+    const deaf = await runProcess(node, script('process.exit(0)'), { cwd: tempDir(), env, input: 'x'.repeat(1 << 20) });
+    expect(deaf.kind).toBe('exited');
+  });
+
   it('honours cwd and env', async () => {
     const dir = tempDir();
     const r = await runProcess(node, script('process.stdout.write(process.cwd() + "|" + process.env.AH_EXEC_PROBE)'), {

@@ -47,6 +47,8 @@ export interface RunOptions {
   onOutput?: (totalBytes: number) => void;
   /** On a stop, SIGTERM the tree and give it this long before SIGKILL (default 0: SIGKILL at once). */
   killGraceMs?: number;
+  /** Written to the child's stdin, which is then closed (stdin is closed at once without it). */
+  input?: string;
 }
 
 export type RunResult =
@@ -175,7 +177,7 @@ export function runProcess(program: string, args: readonly string[], options: Ru
       child = spawn(program, args, {
         cwd: options.cwd,
         env: { ...options.env, [TREE_MARKER_ENV]: marker.slice(TREE_MARKER_ENV.length + 1) } as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
         shell: false,
@@ -185,6 +187,11 @@ export function runProcess(program: string, args: readonly string[], options: Ru
       const e = error as NodeJS.ErrnoException;
       resolve({ kind: 'failed', program, errno: e.code, message: e.message });
       return;
+    }
+    if (options.input !== undefined && child.stdin) {
+      // A child that exits without reading its stdin makes the write fail with EPIPE: that is its answer.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input);
     }
     const out = new Capture(cap, tail);
     const err = new Capture(cap, tail);
