@@ -30,7 +30,7 @@ describe('runProcess', () => {
   });
 
   it('writes input to stdin and closes it; without input stdin is closed at once', async () => {
-    const echo = script("let s=''; process.stdin.on('data', (d) => (s += d)).on('end', () => process.stdout.write(`[${s}]`))");
+    const echo = script("let s=''; process.stdin.on('data', (d) => (s += d)).on('end', () => process.stdout.write('[' + s + ']'))");
     const fed = await runProcess(node, echo, { cwd: tempDir(), env, input: 'host=example.com\n\n' });
     expect(fed.kind === 'exited' && fed.stdout.toString()).toBe('[host=example.com\n\n]');
     const closed = await runProcess(node, echo, { cwd: tempDir(), env });
