@@ -8,8 +8,9 @@
  */
 import { moduleFromExports, type PluginModuleExports } from '../contract.js';
 import github from './github/index.js';
+import gitlab from './gitlab/index.js';
 
-export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [{ default: github }];
+export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [{ default: github }, { default: gitlab }];
 
 /** The domain objects of the bundled plugins, unchecked (the build and the catalog tests use it). */
 export function bundledDomainObjects(): unknown[] {

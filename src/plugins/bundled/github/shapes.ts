@@ -22,6 +22,7 @@ export type IssueOut = Static<typeof Issue>;
 
 type Raw = Record<string, any>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const login = (v: Raw | null | undefined) => (v && typeof v.login === 'string' ? { login: v.login } : null);
 
 export function issueOf(raw: Raw): IssueOut {
@@ -32,8 +33,8 @@ export function issueOf(raw: Raw): IssueOut {
     body: str(raw.body),
     html_url: str(raw.html_url),
     user: login(raw.user),
-    assignees: ((raw.assignees ?? []) as Raw[]).map(login).filter((a): a is { login: string } => a !== null),
-    labels: ((raw.labels ?? []) as (Raw | string)[]).map((l) => ({ name: typeof l === 'string' ? l : String(l.name ?? '') })),
+    assignees: (list(raw.assignees) as Raw[]).map(login).filter((a): a is { login: string } => a !== null),
+    labels: (list(raw.labels) as (Raw | string)[]).map((l) => ({ name: typeof l === 'string' ? l : String(l.name ?? '') })),
     comments: typeof raw.comments === 'number' ? raw.comments : null,
     created_at: String(raw.created_at ?? ''),
     updated_at: String(raw.updated_at ?? ''),
@@ -107,7 +108,7 @@ export function releaseOf(raw: Raw): Static<typeof Release> {
     created_at: str(raw.created_at),
     published_at: str(raw.published_at),
     author: login(raw.author),
-    assets: ((raw.assets ?? []) as Raw[]).map(assetOf),
+    assets: (list(raw.assets) as Raw[]).map(assetOf),
   };
 }
 
@@ -184,7 +185,7 @@ export function jobOf(raw: Raw): Static<typeof Job> {
     started_at: str(raw.started_at),
     completed_at: str(raw.completed_at),
     html_url: str(raw.html_url),
-    steps: ((raw.steps ?? []) as Raw[]).map((s) => ({
+    steps: (list(raw.steps) as Raw[]).map((s) => ({
       number: Number(s.number ?? 0),
       name: String(s.name ?? ''),
       status: str(s.status),
