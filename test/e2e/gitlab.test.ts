@@ -121,6 +121,7 @@ describe('gitlab reads', () => {
         'gitlab.issue.view',
         { issue: { iid: 6, labels: ['foo', 'bar'] }, notes: [{ id: 302, system: true }], designs: [{ filename: 'ui.png' }], warnings: [] },
       ],
+      [['issue', 'comments', '6'], 'gitlab.issue.comments', { comments: [{ id: 302, body: 'closed' }], truncated: false }],
       [['releases'], 'gitlab.releases', { releases: [{ tag_name: 'v0.1', assets: { count: 4, links: [{ name: 'linux-amd64' }] } }] }],
       [
         ['release', 'get', 'v0.1'],
