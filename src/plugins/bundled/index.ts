@@ -7,8 +7,10 @@
  * never pay for them.
  */
 import { moduleFromExports, type PluginModuleExports } from '../contract.js';
+import * as http from './http/index.js';
+import * as ollama from './ollama/index.js';
 
-export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [];
+export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [http, ollama];
 
 /** The domain objects of the bundled plugins, unchecked (the build and the catalog tests use it). */
 export function bundledDomainObjects(): unknown[] {
