@@ -1,5 +1,5 @@
 /** Inputs, output and reports of `http assert` and its alias `http run` (one implementation). */
-import type { CommandDescriptor } from '../../../catalog/descriptor.js';
+import type { CommandContext, CommandDescriptor } from '../../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
 import { junitXml } from './junit.js';
@@ -25,7 +25,7 @@ export const assertInput = RootObject({
     description: 'CLI report format: text, json or junit (JUnit XML)',
   }),
 });
-type AssertInput = Static<typeof assertInput>;
+export type AssertInput = Static<typeof assertInput>;
 
 export const assertOutput = RootObject({
   // Both commands report as http.assert (the reference pins it so; run is only another name).
@@ -69,6 +69,28 @@ function render(o: AssertOutput): string {
   return textReport(o);
 }
 
+/** Runs a spec and builds the report, passed or not (the command turns a failure into an error). */
+export async function executeSpec(args: AssertInput, ctx: CommandContext): Promise<AssertOutput> {
+  const started = performance.now();
+  const [{ loadSpec }, { runSpec }] = await Promise.all([import('./spec-load.js'), import('./spec-run.js')]);
+  const spec = await loadSpec(ctx.cwd, args.spec_path);
+  const cases = await runSpec(spec, ctx, {
+    vars: args.vars ?? [],
+    failFast: args.fail_fast,
+    retry: args.retry,
+    retryDelayMs: args.retry_delay_ms,
+  });
+  const failed = cases.filter((c) => !c.passed).length;
+  return {
+    command: 'http.assert',
+    spec_path: args.spec_path,
+    fail_fast: args.fail_fast,
+    report: args.report,
+    summary: { total: cases.length, passed: cases.length - failed, failed, duration_ms: Math.round(performance.now() - started) },
+    cases,
+  };
+}
+
 export function assertCommand(
   id: 'http.assert' | 'http.run',
   title: string,
@@ -100,24 +122,9 @@ export function assertCommand(
     cli: { positionals: ['spec_path'], aliases: { var: 'vars' } },
     render,
     async run(args, ctx) {
-      const started = performance.now();
-      const [{ loadSpec }, { runSpec }] = await Promise.all([import('./spec-load.js'), import('./spec-run.js')]);
-      const spec = await loadSpec(ctx.cwd, args.spec_path);
-      const cases = await runSpec(spec, ctx, {
-        vars: args.vars ?? [],
-        failFast: args.fail_fast,
-        retry: args.retry,
-        retryDelayMs: args.retry_delay_ms,
-      });
-      const failed = cases.filter((c) => !c.passed).length;
-      const output: AssertOutput = {
-        command: 'http.assert',
-        spec_path: args.spec_path,
-        fail_fast: args.fail_fast,
-        report: args.report,
-        summary: { total: cases.length, passed: cases.length - failed, failed, duration_ms: Math.round(performance.now() - started) },
-        cases,
-      };
+      const output = await executeSpec(args, ctx);
+      const failed = output.summary.failed;
+      const cases = output.cases;
       if (failed > 0) {
         throw new AhError({
           code: 'HTTP_ASSERTION_FAILED',

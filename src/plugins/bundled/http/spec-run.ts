@@ -32,6 +32,7 @@ export interface RunOptions {
 type Extractor = NonNullable<SpecCaseT['extract']>[string];
 
 const scalar = (v: string | number | boolean) => String(v);
+const opt = (v: string | undefined, f: (t: string) => string) => (v === undefined ? undefined : f(v));
 
 function joinUrl(base: string | undefined, path: string | undefined, url: string | undefined): string {
   if (url !== undefined) return url;
@@ -51,7 +52,8 @@ function buildInput(
   const s = (text: string) => interpolate(text, vars);
   const headers = { ...(spec.defaults?.headers ?? {}), ...(r.headers ?? {}) };
   const input: OneOffInput = {
-    url: s(joinUrl(spec.defaults?.base_url, r.path, r.url)),
+    // Each part is interpolated before joining: a variable may hold a leading slash or a whole URL.
+    url: joinUrl(opt(spec.defaults?.base_url, s), opt(r.path, s), opt(r.url, s)),
     headers: Object.entries(headers).map(([k, v]) => `${k}: ${s(scalar(v))}`),
     query: Object.entries(r.query ?? {}).map(([k, v]) => `${k}=${s(scalar(v))}`),
     timeout_secs: r.timeout_secs ?? spec.defaults?.timeout_secs ?? 30,
@@ -144,8 +146,10 @@ export async function runSpec(spec: Spec, ctx: CommandContext, options: RunOptio
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       if (error instanceof UnknownVariable) failures.push(error.message);
-      else if (error instanceof AhError) failures.push(scrub(`${error.code}: ${error.message}`, extracted));
-      else throw error;
+      else if (error instanceof AhError) {
+        const detail = error.detail !== error.message ? ` (${error.detail})` : '';
+        failures.push(scrub(`${error.code}: ${error.message}${detail}`, extracted));
+      } else throw error;
     }
     const passed = failures.length === 0;
     if (passed) {

@@ -131,6 +131,7 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
 }
 
 async function attempt(plan: RequestPlan, timeoutMs: number, outer: AbortSignal): Promise<Omit<HttpResponse, 'attempts' | 'durationMs'>> {
+  if (outer.aborted) throw outer.reason;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Timeout()), timeoutMs);
   const onAbort = () => controller.abort(outer.reason);
@@ -158,6 +159,7 @@ async function attempt(plan: RequestPlan, timeoutMs: number, outer: AbortSignal)
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
     if (ms <= 0) return resolve();
     const onAbort = () => {
       clearTimeout(timer);

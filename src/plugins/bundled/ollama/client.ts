@@ -91,6 +91,7 @@ export async function generate(g: Generation, ctx: CommandContext): Promise<Olla
   const url = endpoint(g.baseUrl, g.command === 'ask' ? '/api/generate' : '/api/chat');
   const left = ctx.deadline - Date.now();
   const timeoutMs = Math.max(1, Math.min(g.timeoutSecs * 1000, Number.isFinite(left) ? left : Number.POSITIVE_INFINITY));
+  if (ctx.signal.aborted) throw ctx.signal.reason;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Timeout()), timeoutMs);
   const onAbort = () => controller.abort(ctx.signal.reason);
