@@ -25,11 +25,9 @@ afterAll(async () => {
 });
 
 type Ctx = Parameters<typeof testContext>[0];
-// biome-ignore lint/suspicious/noExplicitAny: descriptors of several input types
 async function call(d: CommandDescriptor<any, any>, args: Record<string, unknown>, ctx: Partial<Ctx> = {}) {
   return d.run(withDefaults(d.inputSchema, args), testContext({ cwd: '/', ...ctx }));
 }
-// biome-ignore lint/suspicious/noExplicitAny: descriptors of several input types
 async function failure(d: CommandDescriptor<any, any>, args: Record<string, unknown>, ctx: Partial<Ctx> = {}): Promise<AhError> {
   try {
     await call(d, args, ctx);
