@@ -9,7 +9,6 @@ import type { OllamaOutput } from './shared.js';
 
 const MAX_STREAM_BYTES = 33_554_432;
 const MAX_ERROR_BYTES = 65_536;
-const PROGRESS_EVERY_MS = 250;
 
 export interface Generation {
   command: 'ask' | 'chat';
@@ -146,7 +145,6 @@ async function consume(g: Generation, response: Response, ctx: CommandContext): 
   let bytes = 0;
   let answer = '';
   let chunks = 0;
-  let lastProgress = 0;
   let final: Record<string, unknown> | undefined;
   const handle = (line: string) => {
     if (line.trim() === '' || final) return;
@@ -168,11 +166,8 @@ async function consume(g: Generation, response: Response, ctx: CommandContext): 
     answer += piece ?? '';
     chunks += 1;
     if (chunk.done === true) final = chunk;
-    const now = Date.now();
-    if (now - lastProgress >= PROGRESS_EVERY_MS) {
-      lastProgress = now;
-      ctx.progress(`${g.model}: ${chunks} chunks, ${answer.length} characters so far`);
-    }
+    // Every chunk is reported; the surfaces decide how often to pass progress on (MCP: rate-limited).
+    ctx.progress(`${g.model}: ${chunks} chunks, ${answer.length} characters so far`);
   };
   while (!final) {
     const { done, value } = await reader.read();
