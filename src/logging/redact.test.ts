@@ -65,4 +65,14 @@ describe('redaction', () => {
   it('leaves ordinary text alone', () => {
     expect(redactText('monkey business: fine')).toBe('monkey business: fine');
   });
+
+  it('redacts curl user credentials and sensitive curl headers (http replay)', () => {
+    expect(redactText("curl -u alice:s3cret -H 'Accept: x' http://h/")).toBe(`curl -u ${REDACTED} -H 'Accept: x' http://h/`);
+    expect(redactText('curl --user=alice:s3cret http://h/')).toBe(`curl --user=${REDACTED} http://h/`);
+    expect(redactText(`curl -u 'a b:c d' http://h/`)).toBe(`curl -u ${REDACTED} http://h/`);
+    expect(redactText(`curl -H "Cookie: sid=abc; t=1" -H 'X-Api-Key: k1' -H Cookie:zz http://h/`)).toBe(
+      `curl -H "Cookie: ${REDACTED}" -H 'X-Api-Key: ${REDACTED}' -H Cookie:${REDACTED} http://h/`,
+    );
+    expect(redactText("curl -H 'X-Trace: keep' http://h/")).toBe("curl -H 'X-Trace: keep' http://h/");
+  });
 });

@@ -60,7 +60,24 @@ export function redactText(text: string): string {
     isSensitiveName(key) ? `${dash}${key}=${REDACTED}` : m,
   );
   result = result.replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-  return result;
+  return redactCurl(result);
+}
+
+// A curl command line (http replay): `-u user:pass` / `--user=…`, and `-H 'Name: value'` headers.
+const CURL_USER = /(^|\s)(-u|--user)(\s+|=)(?:'[^']*'|"[^"]*"|\S+)/g;
+const CURL_HEADER_QUOTED = /(^|\s)(-H|--header)(\s+|=)(['"])([A-Za-z0-9_.-]+)(\s*:\s*)[^\n]*?\4/g;
+const CURL_HEADER_BARE = /(^|\s)(-H|--header)(\s+|=)([A-Za-z0-9_.-]+)(:)[^\s'"]*/g;
+
+function redactCurl(text: string): string {
+  if (!text.includes('-')) return text;
+  return text
+    .replace(CURL_USER, (_m, lead: string, flag: string, sep: string) => `${lead}${flag}${sep}${REDACTED}`)
+    .replace(CURL_HEADER_QUOTED, (m, lead: string, flag: string, sep: string, quote: string, name: string, colon: string) =>
+      isSensitiveName(name) ? `${lead}${flag}${sep}${quote}${name}${colon}${REDACTED}${quote}` : m,
+    )
+    .replace(CURL_HEADER_BARE, (m, lead: string, flag: string, sep: string, name: string) =>
+      isSensitiveName(name) ? `${lead}${flag}${sep}${name}:${REDACTED}` : m,
+    );
 }
 
 /** Recursively redacts JSON values: sensitive keys lose their values; strings are scanned. */
