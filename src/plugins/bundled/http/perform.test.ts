@@ -251,6 +251,21 @@ describe('limits, retries and failures', () => {
     await expect.poll(() => server.aborted()).toBeGreaterThan(aborted);
   });
 
+  it('reports a body cut short as a retryable HTTP_RESPONSE_READ_FAILED, after retrying it', async () => {
+    const before = server.requests.filter((r) => r.path === '/cut').length;
+    const error = await failure(get, { url: `${server.url}/cut`, retry: 1 });
+    expect(error).toMatchObject({ code: 'HTTP_RESPONSE_READ_FAILED', retryable: true });
+    expect(server.requests.filter((r) => r.path === '/cut').length).toBe(before + 2);
+  });
+
+  it('reports a header the client cannot send as HTTP_CLIENT_BUILD_FAILED, before sending', async () => {
+    const before = server.requests.length;
+    const error = await failure(get, { url: `${server.url}/echo`, headers: ['X-Name: caf\u00e9 \u2603 planted'] });
+    expect(error).toMatchObject({ code: 'HTTP_CLIENT_BUILD_FAILED', message: "header 'X-Name' cannot be sent", retryable: false });
+    expect(error.detail).not.toContain('planted');
+    expect(server.requests.length).toBe(before);
+  });
+
   it('follows a redirect chain and reports the final URL', async () => {
     const out = await call(get, { url: `${server.url}/redirect/3` });
     expect(out).toMatchObject({ status: 200, url: `${server.url}/echo?from=redirect` });

@@ -143,6 +143,23 @@ async function requestBody(input: OneOffInput, ctx: CommandContext, headers: [st
   return undefined;
 }
 
+/** The client's own header rules (e.g. values outside Latin-1), found before anything is sent. */
+function checkHeaderValues(headers: [string, string][]): void {
+  for (const [name, value] of headers) {
+    try {
+      new Headers([[name, value]]);
+    } catch (error) {
+      throw new AhError({
+        code: 'HTTP_CLIENT_BUILD_FAILED',
+        message: `header '${name}' cannot be sent`,
+        cause: (error as Error).message.replace(value, '…'),
+        hint: 'Header values must be Latin-1 text; encode other characters (e.g. percent-encoding).',
+        domain: 'http',
+      });
+    }
+  }
+}
+
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
@@ -168,6 +185,7 @@ export async function buildPlan(
   url.username = '';
   url.password = '';
   if (authValue !== undefined && !headers.some(([n]) => n.toLowerCase() === 'authorization')) headers.push(['authorization', authValue]);
+  checkHeaderValues(headers);
   const body = await requestBody(input, ctx, headers);
   if (body !== undefined && (method === 'GET' || method === 'HEAD'))
     throw invalid(`a ${method} request cannot carry a body`, 'Use POST, PUT or PATCH, or drop the body.');
