@@ -148,7 +148,7 @@ export async function runSpec(spec: Spec, ctx: CommandContext, options: RunOptio
       if (error instanceof UnknownVariable) failures.push(error.message);
       else if (error instanceof AhError) {
         const detail = error.detail !== error.message ? ` (${error.detail})` : '';
-        failures.push(scrub(`${error.code}: ${error.message}${detail}`, extracted));
+        failures.push(`${error.code}: ${error.message}${detail}`);
       } else throw error;
     }
     const passed = failures.length === 0;
@@ -159,7 +159,9 @@ export async function runSpec(spec: Spec, ctx: CommandContext, options: RunOptio
         extracted.add(value);
       }
     }
-    results.push({ name: c.name, passed, status, duration_ms: Math.round(performance.now() - started), failures });
+    // Paths and header names may be interpolated too: every failure text is scrubbed.
+    const reported = failures.map((f) => scrub(f, extracted));
+    results.push({ name: c.name, passed, status, duration_ms: Math.round(performance.now() - started), failures: reported });
     if (!passed && options.failFast) break;
   }
   return results;
