@@ -249,12 +249,18 @@ describe('MCP over HTTP', () => {
 });
 
 describe('secrets', () => {
-  it('never reach stdout, stderr, MCP traffic or the logs', () => {
+  it('never reach stdout, stderr, MCP traffic or the logs', async () => {
+    // A response that sets a cookie, over both surfaces: its value is in the result, never in a log.
+    expect((await cli(['http', 'get', `${web.url}/cookie`])).stdout).toContain('cookies');
+    expect((await tool(stdio.client, 'ah.http.get', { url: `${web.url}/cookie` })).structuredContent?.headers).toMatchObject({
+      'set-cookie': 'session=planted-cookie-value; HttpOnly, theme=dark',
+    });
     const dir = join(ah.configDir, 'logs');
     const logs = readdirSync(dir)
       .map((name) => readFileSync(join(dir, name), 'utf8'))
       .join('\n');
     expect(logs).toContain('http.get');
+    expect(logs).not.toContain('planted-cookie-value');
     expectNowhere(
       { transcript: transcript.join('\n'), logs, 'stdio server stderr': stdio.stderr(), 'http server stderr': http.stderr() },
       { password: PASSWORD, 'password in base64': Buffer.from(`alice:${PASSWORD}`).toString('base64'), bearer: BEARER },
