@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../../catalog/schema.js';
+import { AhError } from '../../../errors.js';
 import { writeEffects } from './effects.js';
 import { BODY_INPUTS, CLI_ALIASES, EXPECT_INPUTS, transportInputs } from './inputs.js';
 import { BASIC_SLOT, statelessUnlessRelativeFile } from './one-off.js';
@@ -40,6 +41,14 @@ export const replay = defineCommand({
       import('./plan.js'),
     ]);
     const curl = parseCurl(args.curl);
+    if (curl.user !== undefined && !curl.user.includes(':')) {
+      throw new AhError({
+        code: 'INVALID_ARGUMENT',
+        message: 'curl -u needs user:password (replay cannot prompt)',
+        domain: 'http',
+        operation: 'http.replay',
+      });
+    }
     const explicitBody = args.json !== undefined || args.json_file !== undefined || args.body !== undefined || args.body_file !== undefined;
     let url = curl.url;
     let method = curl.method ?? (curl.head ? 'HEAD' : (curl.data !== undefined || curl.json !== undefined) && !curl.get ? 'POST' : 'GET');
@@ -69,15 +78,6 @@ export const replay = defineCommand({
       ...(timeout !== undefined ? { timeout_secs: timeout } : {}),
       ...(explicitBody || body === undefined ? {} : { body }),
     };
-    if (curl.user !== undefined && !curl.user.includes(':')) {
-      const { AhError } = await import('../../../errors.js');
-      throw new AhError({
-        code: 'INVALID_ARGUMENT',
-        message: 'curl -u needs user:password (replay cannot prompt)',
-        domain: 'http',
-        operation: 'http.replay',
-      });
-    }
     return performRequest('http.replay', method, request, ctx, {
       bearer: args.bearer,
       basic: args.basic ?? curl.user,
