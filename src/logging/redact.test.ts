@@ -115,13 +115,24 @@ describe('redaction', () => {
   it('redacts a logged argv field (run.check over MCP) and credentials in a saved shell command', () => {
     const logged = redactValue({ argv: ['curl', '-u', 'bob:hunter2', 'https://h/'], timeout_secs: 5 }) as { argv: string[] };
     expect(logged.argv).toEqual(['curl', '-u', `bob:${REDACTED}`, 'https://h/']);
-    expect(redactText('curl --user bob:hunter2 https://h/ | jq .')).toBe(`curl --user bob:${REDACTED} https://h/ | jq .`);
-    expect(redactText('curl -u bob:hunter2 https://h/')).toBe(`curl -u bob:${REDACTED} https://h/`);
-    expect(redactText('mysql -u root -phunter2 db')).toBe(`mysql -u root -p${REDACTED} db`);
-    expect(redactText('echo -u bob and ratio 3:4')).toBe('echo -u bob and ratio 3:4');
+    expect(redactText('curl --user bob:hunter2 https://h/ | jq .')).toBe(`curl --user ${REDACTED} https://h/ | jq .`);
+    expect(redactText('curl -u bob:hunter2 https://h/')).toBe(`curl -u ${REDACTED} https://h/`);
+    expect(redactText('tool --proxy-user=bob:hunter2 x')).toBe(`tool --proxy-user=bob:${REDACTED} x`);
+    expect(redactText('mysql -u root -phunter2 db')).toBe(`mysql -u ${REDACTED} -p${REDACTED} db`);
+    expect(redactText('echo -U bob and ratio 3:4')).toBe('echo -U bob and ratio 3:4');
   });
 
   it('leaves ordinary text alone', () => {
     expect(redactText('monkey business: fine')).toBe('monkey business: fine');
+  });
+
+  it('redacts curl user credentials and sensitive curl headers (http replay)', () => {
+    expect(redactText("curl -u alice:s3cret -H 'Accept: x' http://h/")).toBe(`curl -u ${REDACTED} -H 'Accept: x' http://h/`);
+    expect(redactText('curl --user=alice:s3cret http://h/')).toBe(`curl --user=${REDACTED} http://h/`);
+    expect(redactText(`curl -u 'a b:c d' http://h/`)).toBe(`curl -u ${REDACTED} http://h/`);
+    expect(redactText(`curl -H "Cookie: sid=abc; t=1" -H 'X-Api-Key: k1' -H Cookie:zz http://h/`)).toBe(
+      `curl -H "Cookie: ${REDACTED}" -H 'X-Api-Key: ${REDACTED}' -H Cookie:${REDACTED} http://h/`,
+    );
+    expect(redactText("curl -H 'X-Trace: keep' http://h/")).toBe("curl -H 'X-Trace: keep' http://h/");
   });
 });

@@ -60,16 +60,33 @@ export function redactText(text: string): string {
     isSensitiveName(key) ? `${dash}${key}=${REDACTED}` : m,
   );
   result = result.replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-  // A shell command line (saved tasks): `curl -u bob:pw`, `--user=bob:pw`, `mysql -pSECRET`.
+  result = redactCurl(result);
+  // Other command-line forms (saved tasks): `--proxy-user=bob:pw`, `-U bob:pw`, `mysql -pSECRET`.
   result = result.replace(
-    /(^|\s)(-u|-U|--user|--proxy-user)([\s=]+)([^\s:'"]+):(\S+)/g,
+    /(^|\s)(-U|--proxy-user)([\s=]+)([^\s:'"]+):(\S+)/g,
     (_m, lead: string, f: string, sep: string, user: string) => `${lead}${f}${sep}${user}:${REDACTED}`,
   );
-  result = result.replace(
+  return result.replace(
     /(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^|;&]*?\s)-p(?!\s|-)\S+/g,
     (_m, head: string) => `${head}-p${REDACTED}`,
   );
-  return result;
+}
+
+// A curl command line (http replay, tasks): `-u user:pass` / `--user=…`, and `-H 'Name: value'` headers.
+const CURL_USER = /(^|\s)(-u|--user)(\s+|=)(?:'[^']*'|"[^"]*"|\S+)/g;
+const CURL_HEADER_QUOTED = /(^|\s)(-H|--header)(\s+|=)(['"])([A-Za-z0-9_.-]+)(\s*:\s*)[^\n]*?\4/g;
+const CURL_HEADER_BARE = /(^|\s)(-H|--header)(\s+|=)([A-Za-z0-9_.-]+)(:)[^\s'"]*/g;
+
+function redactCurl(text: string): string {
+  if (!text.includes('-')) return text;
+  return text
+    .replace(CURL_USER, (_m, lead: string, flag: string, sep: string) => `${lead}${flag}${sep}${REDACTED}`)
+    .replace(CURL_HEADER_QUOTED, (m, lead: string, flag: string, sep: string, quote: string, name: string, colon: string) =>
+      isSensitiveName(name) ? `${lead}${flag}${sep}${quote}${name}${colon}${REDACTED}${quote}` : m,
+    )
+    .replace(CURL_HEADER_BARE, (m, lead: string, flag: string, sep: string, name: string) =>
+      isSensitiveName(name) ? `${lead}${flag}${sep}${name}:${REDACTED}` : m,
+    );
 }
 
 /** Recursively redacts JSON values: sensitive keys lose their values; strings are scanned. */

@@ -9,8 +9,10 @@
 import { moduleFromExports, type PluginModuleExports } from '../contract.js';
 import github from './github/index.js';
 import gitlab from './gitlab/index.js';
+import * as http from './http/index.js';
+import * as ollama from './ollama/index.js';
 
-export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [{ default: github }, { default: gitlab }];
+export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [http, ollama, { default: github }, { default: gitlab }];
 
 /** The domain objects of the bundled plugins, unchecked (the build and the catalog tests use it). */
 export function bundledDomainObjects(): unknown[] {
