@@ -7,8 +7,9 @@
  * never pay for them.
  */
 import { moduleFromExports, type PluginModuleExports } from '../contract.js';
+import * as postgres from './postgres/index.js';
 
-export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [];
+export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [postgres];
 
 /** The domain objects of the bundled plugins, unchecked (the build and the catalog tests use it). */
 export function bundledDomainObjects(): unknown[] {
