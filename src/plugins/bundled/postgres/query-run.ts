@@ -10,8 +10,11 @@ import { typeName, VALUE_TYPES } from './value-types.js';
 
 /** Rows returned when the call sets no limit. */
 export const QUERY_MAX_ROWS = 100_000;
-/** Estimated JSON size of the returned rows (8 MiB, like an HTTP response cap). */
-export const QUERY_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * Estimated JSON size of the returned rows: 2 MiB. An MCP result carries the JSON twice (structured
+ * content and its text block), and the SDK's stdio client refuses a message over 10 MB.
+ */
+export const QUERY_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface QueryResult {
   columns: { name: string; type: string }[];
