@@ -373,10 +373,10 @@ describe('read-only guarantee', () => {
       const cause = (result._meta?.['dev.aihelper/diagnostic'] as { cause?: string } | undefined)?.cause;
       expect(cause).toContain('SQLSTATE 25006');
     }
-    const [{ n }] = await pg.sql<{ n: string }>("select count(*) as n from shop.audit where what in ('sneaky', 'after', 'x')", [], 'appdb');
-    expect(n).toBe('0');
-    const [{ last }] = await pg.sql<{ last: boolean }>('select is_called as last from shop.ticket', [], 'appdb');
-    expect(last).toBe(false);
+    const audit = await pg.sql<{ n: string }>("select count(*) as n from shop.audit where what in ('sneaky', 'after', 'x')", [], 'appdb');
+    expect(audit[0]?.n).toBe('0');
+    const ticket = await pg.sql<{ last: boolean }>('select is_called as last from shop.ticket', [], 'appdb');
+    expect(ticket[0]?.last).toBe(false);
   });
 
   it('exec needs yes; single_transaction rolls the whole script back on error; explain analyze needs yes and is rolled back', async () => {
@@ -389,8 +389,8 @@ describe('read-only guarantee', () => {
       credentials: { database: 'appdb' },
     });
     expect(code(failing)).toBe('POSTGRES_QUERY_FAILED');
-    const [{ n }] = await pg.sql<{ n: string }>("select count(*) as n from shop.audit where what = 'tx'", [], 'appdb');
-    expect(n).toBe('0');
+    const tx = await pg.sql<{ n: string }>("select count(*) as n from shop.audit where what = 'tx'", [], 'appdb');
+    expect(tx[0]?.n).toBe('0');
     const noYes = await mcp(stdio.client, 'postgres.explain', {
       sql: 'delete from shop.audit',
       analyze: true,
