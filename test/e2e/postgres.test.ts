@@ -484,6 +484,20 @@ describe('connection failures', () => {
     expect(code(missingObject)).toBe('POSTGRES_OBJECT_NOT_FOUND');
   });
 
+  it('on a server without TLS: require fails, prefer and allow fall back to plain', async () => {
+    for (const [mode, expected] of [
+      ['disable', false],
+      ['allow', false],
+      ['prefer', false],
+    ] as const) {
+      const result = await mcp(stdio.client, 'postgres.ping', { sslmode: mode, credentials: { database: 'appdb' } });
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      expect((result.structuredContent as { ssl: boolean }).ssl).toBe(expected);
+    }
+    const required = await mcp(stdio.client, 'postgres.ping', { sslmode: 'require', credentials: { database: 'appdb' } });
+    expect(code(required)).toBe('POSTGRES_TLS_FAILED');
+  });
+
   it('answers postgres tool … with POSTGRES_TOOL_NOT_NEEDED', async () => {
     const run = await cli(['postgres', 'tool', 'status', '--json']);
     expect(run.code).not.toBe(0);
