@@ -19,12 +19,12 @@ export interface PluginWarning {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The first problem with a module's commands, or null when all are valid. */
-function commandProblem(module: DomainModule): { message: string; cause: string } | null {
+function commandProblem(module: DomainModule, verifyExamples: boolean): { message: string; cause: string } | null {
   const seen = new Set<string>();
   for (const d of module.commands) {
     let problems: string[];
     try {
-      problems = descriptorProblems(d);
+      problems = descriptorProblems(d, { verifyExamples });
     } catch (error) {
       // A descriptor malformed enough to break the checks themselves (e.g. no schema at all).
       problems = [`its descriptor cannot be checked: ${errorText(error)}`];
@@ -44,14 +44,17 @@ function commandProblem(module: DomainModule): { message: string; cause: string 
  * Runs a module through the plugin contract: its own shape, then every descriptor. Bundled and
  * external modules take the same checks, so a bundled domain proves the contract a third party uses.
  */
-export function checkPluginModule(value: unknown): { module: DomainModule } | { message: string; cause: string } {
+export function checkPluginModule(
+  value: unknown,
+  options: { verifyExamples?: boolean } = {},
+): { module: DomainModule } | { message: string; cause: string } {
   const shape = shapeProblems(value);
   if (shape.length > 0) return { message: shape[0] as string, cause: shape.join('; ') };
   const module = value as DomainModule;
   if (HOST_DOMAINS.includes(module.domain)) {
     return { message: `'${module.domain}' is a reserved host domain`, cause: `reserved: ${HOST_DOMAINS.join(', ')}` };
   }
-  return commandProblem(module) ?? { module };
+  return commandProblem(module, options.verifyExamples ?? true) ?? { module };
 }
 
 /**
@@ -62,7 +65,9 @@ export function loadBundledPlugins(bundled: readonly PluginModuleExports[]): { m
   const modules: DomainModule[] = [];
   const warnings: PluginWarning[] = [];
   for (const [index, exports] of bundled.entries()) {
-    const checked = checkPluginModule(moduleFromExports(exports));
+    // Schemas and examples of shipped modules are verified by the catalog tests and the build
+    // (precompiled validators); checking them again here would load Ajv on every start-up.
+    const checked = checkPluginModule(moduleFromExports(exports), { verifyExamples: false });
     if ('module' in checked) {
       modules.push({ ...checked.module, host: false, source: 'bundled' });
     } else {
