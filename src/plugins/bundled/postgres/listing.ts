@@ -43,25 +43,39 @@ export async function runListing<C extends string, R>(
   });
 }
 
+/** Rows a text table shows; the rest is counted (JSON output has them all). */
+export const TEXT_ROWS = 500;
+
+const BREAKS = /[\n\r\t]/;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (BREAKS.test(text)) text = text.replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/** A plain text table for the CLI (columns from the first row's keys). */
+/** A plain text table for the CLI (columns from the first row's keys, at most TEXT_ROWS rows). */
 export function renderTable(rows: readonly Record<string, unknown>[], truncated = false): string {
   if (rows.length === 0) return '(no rows)';
   const columns = Object.keys(rows[0] as object);
-  const cells = rows.map((row) => columns.map((c) => cell(row[c])));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] as string).length)));
+  const shown = rows.length > TEXT_ROWS ? rows.slice(0, TEXT_ROWS) : rows;
+  const widths = columns.map((c) => c.length);
+  const cells = shown.map((row) =>
+    columns.map((c, i) => {
+      const text = cell(row[c]);
+      if (text.length > (widths[i] as number)) widths[i] = text.length;
+      return text;
+    }),
+  );
   const line = (values: readonly string[]) =>
     values
-      .map((v, i) => v.padEnd(widths[i] as number))
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i] as number)))
       .join('  ')
       .trimEnd();
   const out = [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)];
+  const hidden = rows.length - shown.length;
+  if (hidden > 0) out.push(`… ${hidden} more rows not shown (--json has them all)`);
   out.push(`(${rows.length} row${rows.length === 1 ? '' : 's'}${truncated ? ', truncated' : ''})`);
   return out.join('\n');
 }

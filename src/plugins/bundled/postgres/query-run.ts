@@ -11,10 +11,10 @@ import { typeName, VALUE_TYPES } from './value-types.js';
 /** Rows returned when the call sets no limit. */
 export const QUERY_MAX_ROWS = 100_000;
 /**
- * Estimated JSON size of the returned rows: 2 MiB. An MCP result carries the JSON twice (structured
+ * Estimated JSON size of the returned rows: 3 MiB. An MCP result carries the JSON twice (structured
  * content and its text block), and the SDK's stdio client refuses a message over 10 MB.
  */
-export const QUERY_MAX_BYTES = 2 * 1024 * 1024;
+export const QUERY_MAX_BYTES = 3 * 1024 * 1024;
 
 export interface QueryResult {
   columns: { name: string; type: string }[];

@@ -14,7 +14,7 @@ const output = RootObject({
   truncated_by: Type.Unsafe<'limit' | 'max_rows' | 'max_bytes' | null>({
     type: ['string', 'null'],
     enum: ['limit', 'max_rows', 'max_bytes', null],
-    description: 'What stopped the read: the call limit, the 100000-row cap or the 2 MiB cap (null when all rows came)',
+    description: 'What stopped the read: the call limit, the 100000-row cap or the 3 MiB cap (null when all rows came)',
   }),
 });
 type Output = Static<typeof output>;
