@@ -136,7 +136,8 @@ export async function run({ rounds = 15, warmup = 5 } = {}) {
         const content = a.out.message.result?.structuredContent;
         if (!content || content.truncated) throw new Error(`ah answer: ${JSON.stringify(a.out.message).slice(0, 400)}`);
         rows = content.row_count;
-        const f = await timed(() => floor.ask(sql));
+        // The floor's answer is parsed like the MCP client parses ah's: both deliver rows to a client.
+        const f = await timed(async () => JSON.parse((await floor.ask(sql)).toString('utf8')));
         const p = hasPsql
           ? await timed(() => {
               const r = spawnSync(
