@@ -16,6 +16,11 @@ describe('error mapping', () => {
       [{ message: 'The server does not support SSL connections' }, 'POSTGRES_TLS_FAILED'],
       [{ message: 'Connection terminated due to connection timeout' }, 'POSTGRES_CONNECT_TIMEOUT'],
     ];
+    const aggregate = new AggregateError(
+      [Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })],
+      'all failed',
+    );
+    expect(mapError(aggregate, target, 'postgres.ping').code).toBe('POSTGRES_CONNECTION_FAILED');
     for (const [error, code] of cases)
       expect(mapError(Object.assign(new Error(String(error.message)), error), target, 'postgres.ping').code).toBe(code);
   });

@@ -65,7 +65,11 @@ export function scrub(text: string, secret: string | null): string {
 
 export function mapError(error: unknown, target: Target, operation: string, secret: string | null = null): AhError {
   if (error instanceof AhError) return error;
-  const e = (error ?? {}) as DriverError;
+  // Node's happy-eyeballs connect fails with an AggregateError of one error per address.
+  const inner = (error as { errors?: unknown[] } | null)?.errors;
+  const e = (
+    (error as DriverError | null)?.code === undefined && Array.isArray(inner) && inner.length > 0 ? inner[0] : (error ?? {})
+  ) as DriverError;
   const text = scrub(typeof e.message === 'string' ? e.message : String(error), secret);
   const make = (code: string, message: string, cause: string, hint?: string, retryable = false) =>
     new AhError({ code, message: scrub(message, secret), cause: scrub(cause, secret), hint, retryable, domain: 'postgres', operation });
