@@ -452,6 +452,20 @@ describe('cancellation and timeouts reach the server', () => {
     expect(await until(async () => (await sleeping()) === 0, 2000)).toBe(true);
   });
 
+  it('ah.job.cancel of a running query job is cancelled in the database', async () => {
+    const started = await mcp(httpClient, 'job.start', {
+      tool: 'ah.postgres.query',
+      // Job targets over HTTP always need an absolute cwd (the HTTP rule for jobs).
+      arguments: { sql: 'select pg_sleep(30)', context: { cwd: work }, credentials: { database: 'appdb' } },
+    });
+    expect(started.isError, JSON.stringify(started)).toBeFalsy();
+    const jobId = (started.structuredContent as { job_id: string }).job_id;
+    expect(await until(async () => (await sleeping()) === 1, 5000)).toBe(true);
+    const cancelled = await mcp(httpClient, 'job.cancel', { job_id: jobId });
+    expect(cancelled.isError, JSON.stringify(cancelled)).toBeFalsy();
+    expect(await until(async () => (await sleeping()) === 0, 2000)).toBe(true);
+  });
+
   it('statement_timeout_ms is a server-side timeout with its own code', async () => {
     const result = await mcp(stdio.client, 'postgres.query', {
       sql: 'select pg_sleep(5)',
