@@ -44,7 +44,7 @@ export const query = defineCommand({
   examples: [
     { description: 'Ten newest orders', arguments: { sql: 'select * from orders order by created_at desc limit 10' } },
     {
-      description: 'A query from a file with a vault record',
+      description: 'A query from a file against the billing database',
       arguments: { file: 'reports/daily.sql', database: 'billing' },
     },
   ],
