@@ -9,9 +9,24 @@ describe('ah plugins', () => {
   it('lists domains with source and state, and renders columns', async () => {
     const { env } = isolatedEnv();
     const r = (await runAh(['--json', 'plugins', 'list'], { env })).json<{ plugins: Record<string, unknown>[] }>();
-    expect(r.plugins.map((p) => p.domain)).toEqual(['ai', 'file', 'git', 'github', 'gitlab', 'http', 'mcp', 'ollama', 'plugins', 'run', 'search', 'secrets']);
-    for (const domain of ['http', 'ollama'])
+    expect(r.plugins.map((p) => p.domain)).toEqual([
+      'ai',
+      'file',
+      'git',
+      'github',
+      'gitlab',
+      'http',
+      'mcp',
+      'ollama',
+      'plugins',
+      'postgres',
+      'run',
+      'search',
+      'secrets',
+    ]);
+    for (const domain of ['github', 'gitlab', 'http', 'ollama', 'postgres'])
       expect(r.plugins.find((p) => p.domain === domain)).toMatchObject({ source: 'bundled', state: 'enabled' });
+    expect(r.plugins.find((p) => p.domain === 'postgres')).toMatchObject({ plugin_name: 'ah-plugin-postgres' });
     expect(r.plugins.find((p) => p.domain === 'file')).toMatchObject({
       plugin_name: 'ah-file',
       source: 'builtin',

@@ -11,8 +11,9 @@ import github from './github/index.js';
 import gitlab from './gitlab/index.js';
 import * as http from './http/index.js';
 import * as ollama from './ollama/index.js';
+import * as postgres from './postgres/index.js';
 
-export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [http, ollama, { default: github }, { default: gitlab }];
+export const BUNDLED_PLUGINS: readonly PluginModuleExports[] = [http, ollama, { default: github }, { default: gitlab }, postgres];
 
 /** The domain objects of the bundled plugins, unchecked (the build and the catalog tests use it). */
 export function bundledDomainObjects(): unknown[] {

@@ -1,0 +1,222 @@
+/**
+ * One connection per call through node-postgres (imported here, on first use, from outside the
+ * bundle). The session ends when the call does; an abort or timeout of the call sends the server
+ * a cancel request for the running statement and closes the socket, so nothing keeps running in
+ * the database after ah has given up on it.
+ */
+import { connect as netConnect } from 'node:net';
+import type { Client, ClientConfig, QueryConfig } from 'pg';
+import type { CommandContext } from '../../../catalog/descriptor.js';
+import { AhError } from '../../../errors.js';
+import { importModule } from '../../../platform/import-module.js';
+import { type ConnectionConfig, type ConnectionInput, resolveConnection } from './connection-config.js';
+import { isTlsError, mapError, sqlState, type Target } from './errors.js';
+import { type Attempt, tlsAttempts } from './tls.js';
+import { VALUE_TYPES } from './value-types.js';
+
+type PgModule = typeof import('pg');
+type CursorClass = typeof import('pg-cursor');
+
+let pgModule: Promise<PgModule> | undefined;
+let cursorModule: Promise<CursorClass> | undefined;
+
+const unwrap = <T>(m: unknown): T => ((m as { default?: T }).default ?? m) as T;
+
+function loadPg(): Promise<PgModule> {
+  pgModule ??= importModule('pg').then((m) => unwrap<PgModule>(m));
+  return pgModule;
+}
+
+export function loadCursor(): Promise<CursorClass> {
+  cursorModule ??= importModule('pg-cursor').then((m) => unwrap<CursorClass>(m));
+  return cursorModule;
+}
+
+export interface Session {
+  readonly client: Client;
+  readonly target: Target;
+  /** Rows as objects, values mapped by value-types.ts. */
+  rows<T = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<T[]>;
+  /** Maps a driver error of this session to an AhError (password scrubbed). */
+  fail(error: unknown): AhError;
+}
+
+export interface SessionOptions {
+  /** Every transaction of the session is READ ONLY (default_transaction_read_only, set at start-up). */
+  readOnly: boolean;
+  operation: string;
+}
+
+/** Sends a CancelRequest for a backend over a fresh socket (bounded to 2 s; errors ignored). */
+function sendCancel(config: ConnectionConfig, pid: number, secretKey: number): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = config.host.startsWith('/')
+      ? netConnect(`${config.host}/.s.PGSQL.${config.port}`)
+      : netConnect({ host: config.host, port: config.port });
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, 2000);
+    socket.once('connect', () => {
+      const packet = Buffer.alloc(16);
+      packet.writeInt32BE(16, 0);
+      packet.writeInt32BE(80877102, 4);
+      packet.writeInt32BE(pid, 8);
+      packet.writeInt32BE(secretKey, 12);
+      // The server closes the socket once it has the request.
+      socket.end(packet);
+    });
+    socket.once('close', done);
+    socket.once('error', done);
+  });
+}
+
+function startupOptions(readOnly: boolean): string {
+  const settings = ['DateStyle=ISO', 'IntervalStyle=iso_8601', 'extra_float_digits=3'];
+  if (readOnly) settings.push('default_transaction_read_only=on');
+  return settings.map((s) => `-c ${s}`).join(' ');
+}
+
+function streamOf(client: Client): { destroy(): void } | undefined {
+  return (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+}
+
+async function connectOnce(
+  pg: PgModule,
+  config: ConnectionConfig,
+  ssl: Attempt,
+  password: () => Promise<string>,
+  ctx: CommandContext,
+  readOnly: boolean,
+): Promise<Client> {
+  const remaining = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : config.connectTimeoutMs;
+  const clientConfig: ClientConfig = {
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    database: config.database,
+    password,
+    ssl,
+    connectionTimeoutMillis: Math.min(config.connectTimeoutMs, remaining),
+    application_name: 'ah',
+    options: startupOptions(readOnly),
+    types: VALUE_TYPES as unknown as ClientConfig['types'],
+    ...(config.statementTimeoutMs === null ? {} : { statement_timeout: config.statementTimeoutMs }),
+  };
+  const client = new pg.Client(clientConfig);
+  // Errors after the call ended (the server going away) must not reach the process's error path.
+  client.on('error', () => undefined);
+  const onAbort = () => streamOf(client)?.destroy();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await client.connect();
+    return client;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function connect(
+  pg: PgModule,
+  config: ConnectionConfig,
+  password: () => Promise<string>,
+  ctx: CommandContext,
+  readOnly: boolean,
+): Promise<Client> {
+  const attempts = await tlsAttempts(config.sslmode, config.host, config.sslrootcert, config.sslrootcertExplicit);
+  let lastError: unknown;
+  for (const [index, ssl] of attempts.entries()) {
+    try {
+      return await connectOnce(pg, config, ssl, password, ctx, readOnly);
+    } catch (error) {
+      lastError = error;
+      if (ctx.signal.aborted || index === attempts.length - 1) break;
+      // prefer retries without TLS only when TLS itself failed; allow retries with TLS only when
+      // the server refused the plain connection (pg_hba.conf).
+      const retry = ssl === false ? sqlState(error) === '28000' : isTlsError(error);
+      if (!retry) break;
+    }
+  }
+  throw lastError;
+}
+
+async function closeClient(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    client.end().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        streamOf(client)?.destroy();
+        resolve();
+      }, 1000);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Opens a session, runs `fn` in it, and always closes it. */
+export async function withSession<T>(
+  input: ConnectionInput,
+  ctx: CommandContext,
+  options: SessionOptions,
+  fn: (session: Session) => Promise<T>,
+): Promise<T> {
+  const config = await resolveConnection(input, ctx);
+  const target: Target = { host: config.host, port: config.port, user: config.user, database: config.database };
+  let secret: string | null = null;
+  const password = async () => {
+    const value = await config.password();
+    if (value === null) {
+      throw new AhError({
+        code: 'POSTGRES_AUTH_FAILED',
+        message: `the server asks for a password for role '${config.user}' and none was given`,
+        cause: 'no credentials.database record, password_env, service password, PGPASSWORD or matching ~/.pgpass line',
+        hint: 'Pass credentials.database (a postgres vault record), or on the CLI --password-env VAR.',
+        domain: 'postgres',
+        operation: options.operation,
+      });
+    }
+    secret = value;
+    return value;
+  };
+  const fail = (error: unknown): AhError => {
+    if (ctx.signal.aborted && ctx.signal.reason instanceof AhError) return ctx.signal.reason;
+    return mapError(error, target, options.operation, secret);
+  };
+  ctx.signal.throwIfAborted();
+  const pg = await loadPg();
+  let client: Client;
+  try {
+    client = await connect(pg, config, password, ctx, options.readOnly);
+  } catch (error) {
+    throw fail(error);
+  }
+  const backend = client as unknown as { processID: number | null; secretKey: number | null };
+  const onAbort = () => {
+    if (backend.processID !== null && backend.secretKey !== null) void sendCancel(config, backend.processID, backend.secretKey);
+    streamOf(client)?.destroy();
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const session: Session = {
+    client,
+    target,
+    async rows<R>(text: string, values?: readonly unknown[]) {
+      // Always the extended protocol: one statement per call, never a ;-separated script.
+      const config = { text, values: (values ?? []) as unknown[], queryMode: 'extended' };
+      const result = await client.query(config as QueryConfig);
+      return result.rows as R[];
+    },
+    fail,
+  };
+  try {
+    return await fn(session);
+  } catch (error) {
+    throw fail(error);
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    if (ctx.signal.aborted) streamOf(client)?.destroy();
+    else await closeClient(client);
+  }
+}
