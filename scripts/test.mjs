@@ -103,9 +103,11 @@ function importRules() {
   for (const d of diagnostics) {
     if (d.severity !== 'error') continue;
     const where = `${d.location?.path ?? '?'}:${d.location?.start?.line ?? '?'}`;
-    const id = d.category === 'lint/nursery/noJsRestrictedProperties' ? 'platform-owns-os' : /^([a-z-]+):/.exec(d.message ?? '')?.[1];
+    // Biome's JSON report drops noJsRestrictedProperties' custom message: name the rule here.
+    const signal = d.category === 'lint/nursery/noJsRestrictedProperties';
+    const id = signal ? 'platform-owns-os' : /^([a-z-]+):/.exec(d.message ?? '')?.[1];
     const list = id === undefined ? undefined : byRule.get(id);
-    if (list) list.push(`${where}: ${d.message}`);
+    if (list) list.push(`${where}: ${signal ? `platform-owns-os: ${d.message} Signal processes through src/platform.` : d.message}`);
     else other.push(`${where}: ${d.category}: ${d.message}`);
   }
   for (const [id, what] of BOUNDARIES) {
@@ -204,7 +206,7 @@ for (const t of skippedTests.filter((t) => !explained(t))) {
   process.stdout.write(`skipped: ${t.fullName}: no reason recorded (skip through test/helpers/requires.ts)\n`);
 }
 if (ci && skipped > 0) {
-  process.stdout.write(`CI=true: the ${skipped} skipped test${skipped === 1 ? '' : 's'} count as failed\n`);
+  process.stdout.write(`CI=true: ${skipped} skipped test${skipped === 1 ? '' : 's'} counted as failed\n`);
   failed += skipped;
 }
 if (failedSteps.length > 0) process.stdout.write(`\nfailed steps: ${failedSteps.join('; ')}\n`);
