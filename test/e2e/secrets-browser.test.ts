@@ -1,16 +1,17 @@
 // The browser setup page as a person uses it: `ah secrets add|edit --open` prints the URL, real
-// headless Chromium opens it against the real HTTP server and vault. Skipped (with a message) only
-// where /usr/bin/chromium is not installed.
+// headless Chromium opens it against the real HTTP server and vault. Skipped only where
+// /usr/bin/chromium is not installed, and then reported (test/helpers/requires.ts).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM as NEED_CHROMIUM, unavailable } from '../helpers/requires.js';
 import { expectNowhere, startVaultServer, type VaultServer } from '../helpers/secrets.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`secrets-browser: skipped, ${CHROMIUM} is not installed (apt-get install chromium)`);
+const SUITE = 'secrets setup in Chromium';
+const noChromium = unavailable(SUITE, NEED_CHROMIUM);
 const README_SHOT = resolve(import.meta.dirname, '../../docs/images/secrets-setup.png');
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 
@@ -24,7 +25,7 @@ const planted = {
 };
 
 beforeAll(async () => {
-  if (!haveChromium) return;
+  if (noChromium) return;
   vs = await startVaultServer();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -63,7 +64,7 @@ async function newPage(): Promise<Page> {
   return context.newPage();
 }
 
-describe.skipIf(!haveChromium)('secrets setup in Chromium', () => {
+describe.skipIf(noChromium)(SUITE, () => {
   it('fills, fails with the typed values kept, saves once and shows the confirmation; the link then dies', async () => {
     const url = await setupUrl(['add', 'prod-db', '--kind', 'postgres', '--label', 'Production DB', '--description', 'read replica']);
     const page = await newPage();

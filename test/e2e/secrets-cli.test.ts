@@ -13,7 +13,8 @@ import { keySourceFromHex } from '../../src/secrets/keys.js';
 import { createVault } from '../../src/secrets/vault.js';
 import { type AhRun, AH_BIN, isolatedEnv, runAh } from '../helpers/cli.js';
 import { connectStdio } from '../helpers/mcp.js';
-import { HAS_SCRIPT, runOnPty } from '../helpers/pty.js';
+import { runOnPty } from '../helpers/pty.js';
+import { KEYRING_SESSION, SCRIPT_PTY, unavailable } from '../helpers/requires.js';
 
 function setup() {
   const key = randomBytes(32).toString('hex');
@@ -180,7 +181,7 @@ describe('ah secrets', () => {
   });
 });
 
-describe.skipIf(!HAS_SCRIPT)('ah secrets add/edit on a terminal', () => {
+describe.skipIf(unavailable('ah secrets add/edit on a terminal', SCRIPT_PTY))('ah secrets add/edit on a terminal', () => {
   it('takes values at hidden prompts and never echoes them', async () => {
     const { ah, vault, logs } = setup();
     const token = `planted-${randomBytes(12).toString('hex')}`;
@@ -254,10 +255,7 @@ describe.skipIf(!HAS_SCRIPT)('ah secrets add/edit on a terminal', () => {
   });
 });
 
-// Some containers ship keyctl but forbid new session keyrings; probe the real operation.
-const HAS_KEYCTL = process.platform === 'linux' && spawnSync('keyctl', ['session', '-', 'true']).status === 0;
-
-describe.skipIf(!HAS_KEYCTL)('the OS keyring as key source', () => {
+describe.skipIf(unavailable('the OS keyring as key source', KEYRING_SESSION))('the OS keyring as key source', () => {
   it('creates the key on init and finds it later (inside a throwaway session keyring)', () => {
     const { ah } = setup();
     const env: NodeJS.ProcessEnv = { ...ah.env };

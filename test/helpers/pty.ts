@@ -3,10 +3,8 @@
  * appear (answers sent before a prompt would be echoed by the still-cooked terminal, which is not
  * what a person at the keyboard sees).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { AH_BIN } from './cli.js';
-
-export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
 function shellQuote(arg: string): string {
   return `'${arg.replaceAll("'", `'\\''`)}'`;

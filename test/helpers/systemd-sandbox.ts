@@ -27,7 +27,7 @@ export interface SystemdSandbox {
 export function sandboxUnavailable(): string | null {
   if (process.platform !== 'linux') return 'not Linux';
   if (process.getuid?.() !== 0) return 'needs root';
-  if (!existsSync(SYSTEMD_BIN)) return `${SYSTEMD_BIN} missing (apt-get install systemd)`;
+  if (!existsSync(SYSTEMD_BIN)) return `${SYSTEMD_BIN} is not installed`;
   return null;
 }
 

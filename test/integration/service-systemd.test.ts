@@ -13,8 +13,8 @@ import { AH_BIN } from '../helpers/cli.js';
 import { startHttpServer } from '../helpers/http.js';
 import { holdLockProcess } from '../helpers/lock-holder.js';
 import { isAlive, survivors } from '../helpers/process.js';
+import { SYSTEMD_USER_MANAGER, unavailable } from '../helpers/requires.js';
 import { onCleanup, runtimeJson, type ServiceEnv, service, serviceEnv } from '../helpers/service.js';
-import { sandboxUnavailable } from '../helpers/systemd-sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -57,9 +57,9 @@ async function holdLock(path: string, wait: boolean, seconds = 60): Promise<Chil
   return child;
 }
 
-const skip = sandboxUnavailable();
+const SUITE = 'managed MCP service on a real systemd user manager';
 
-describe.skipIf(skip !== null)('managed MCP service on a real systemd user manager', () => {
+describe.skipIf(unavailable(SUITE, SYSTEMD_USER_MANAGER))(SUITE, () => {
   test('install waits for exact readiness; a repeated install is unchanged; uninstall twice', async () => {
     const s = await serviceEnv();
     const first = await installed(s);

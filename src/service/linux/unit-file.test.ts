@@ -1,9 +1,10 @@
 /** The rendered unit passes `systemd-analyze --user verify` with nothing on stderr. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { SYSTEMD_ANALYZE, unavailable } from '../../../test/helpers/requires.js';
 import type { ServiceDefinition } from '../definition.js';
 import { parseUnit, quoteWord, renderUnit, UNIT_NAME } from './unit-file.js';
 
@@ -30,17 +31,10 @@ function definition(extra: Partial<ServiceDefinition> = {}): ServiceDefinition {
   };
 }
 
-const hasAnalyze = (() => {
-  try {
-    execFileSync('systemd-analyze', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const VERIFY = 'systemd-analyze --user verify passes with empty stderr';
 
 describe('systemd unit file', () => {
-  test.skipIf(!hasAnalyze)('systemd-analyze --user verify passes with empty stderr', () => {
+  test.skipIf(unavailable(VERIFY, SYSTEMD_ANALYZE))(VERIFY, () => {
     const dir = mkdtempSync(join(tmpdir(), 'ah-unit-'));
     const runtime = mkdtempSync(join(tmpdir(), 'ah-xdg-'));
     dirs.push(dir, runtime);
