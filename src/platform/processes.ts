@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 
 /** True when a process with this pid exists (EPERM: it exists but belongs to someone else). */
 export function pidAlive(pid: number): boolean {
@@ -14,6 +15,27 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Alive and not a zombie (an exited but unreaped process is gone for a service's purposes). */
+export function processRunning(pid: number): boolean {
+  if (!pidAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    // No /proc (macOS, Windows): liveness is all there is to know.
+    return true;
+  }
+}
+
+/** The login name of the user running ah, from the OS (callers try USER/LOGNAME first). */
+export function osUserName(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
   }
 }
 

@@ -8,6 +8,7 @@ import { isLocked, type HeldLock, tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
 import type { SchedulerAdapter } from './scheduler.js';
 import type { StateStore } from './state.js';
+import { processRunning } from '../platform/processes.js';
 
 export interface Timing {
   /** start: readiness must match within this budget. */
@@ -42,21 +43,6 @@ export interface ServiceContext {
   now(): number;
 }
 
-/** Live and not a zombie (an exited, unreaped process is gone for our purposes). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
 /** Test-only overrides of the budgets (not flags: a normal install never sets them). */
 export function timingFrom(env: Env): Timing {
   const num = (name: string, fallback: number) => {
@@ -80,7 +66,7 @@ export function liveContext(
     schedulerKnowsPid: parts.adapter.kind === 'systemd',
     probe: (port) => probeReadiness(port),
     shutdown: (port, id) => requestShutdown(port, id),
-    isAlive: pidAlive,
+    isAlive: processRunning,
     fileExists: (path) => existsSync(path),
     lock: (path, waitSeconds) => tryLock(path, { waitSeconds }),
     leaseHeld: (path) => isLocked(path),

@@ -5,10 +5,10 @@
  * (CLI only), the service file, PGPASSWORD, then the password file. The password never leaves
  * this object except into the driver.
  */
-import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext } from '../../../catalog/descriptor.js';
 import { AhError } from '../../../errors.js';
+import { osUserName } from '../../../platform/processes.js';
 import { SSL_MODES, type SslMode } from './inputs.js';
 import { pgpassPassword } from './pgpass.js';
 import { loadService, type ServiceValues } from './service-file.js';
@@ -63,11 +63,7 @@ function parseSslMode(raw: string | undefined, from: string): SslMode | undefine
 function osUser(env: Ctx['env']): string {
   const fromEnv = env.USER || env.LOGNAME || env.USERNAME;
   if (fromEnv) return fromEnv;
-  try {
-    return userInfo().username;
-  } catch {
-    return 'postgres';
-  }
+  return osUserName() ?? 'postgres';
 }
 
 export async function resolveConnection(input: ConnectionInput, ctx: Ctx): Promise<ConnectionConfig> {
