@@ -110,10 +110,12 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
     const idleMs = internalNumber(env.env, 'AH_INTERNAL_MCP_SESSION_IDLE_MS');
+    const requestTimeoutMs = internalNumber(env.env, 'AH_INTERNAL_HTTP_REQUEST_TIMEOUT_MS');
     const bound = await serveHttp(core, lifecycle, {
       port: options.port,
       version: env.version,
       ...(idleMs !== undefined ? { idleMs } : {}),
+      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
     });
     await managed?.onReady({
       port: bound.port,
