@@ -10,7 +10,7 @@
  * GetExtendedTcpTable and the owning process's token; macOS has no per-socket owner API for TCP
  * without libproc), so the answer there is 'unchecked'.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { endianness } from 'node:os';
 
@@ -65,17 +65,10 @@ function procEndpoint(address: string, port: number, family: 4 | 6): string | un
   return `${hexWord(bytes, 0)}${hexWord(bytes, 4)}${hexWord(bytes, 8)}${hexWord(bytes, 12)}:${portHex}`;
 }
 
-/** The uid column of the row that starts with `needle` (local then remote endpoint), if any. */
-function uidOfRow(table: string, needle: string): number | undefined {
-  const at = table.indexOf(` ${needle} `);
-  if (at === -1) return undefined;
-  const end = table.indexOf('\n', at);
-  const fields = table
-    .slice(at + needle.length + 2, end === -1 ? undefined : end)
-    .trim()
-    .split(/\s+/);
+/** The uid column of a row's text that follows its two endpoints. */
+function uidAfter(rest: string): number | undefined {
   // st, tx_queue:rx_queue, tr:tm->when, retrnsmt, uid
-  const uid = Number(fields[4]);
+  const uid = Number(rest.trim().split(/\s+/)[4]);
   return Number.isInteger(uid) ? uid : undefined;
 }
 
@@ -86,14 +79,53 @@ export interface ConnectionEnds {
   localPort?: number | undefined;
 }
 
-/** Reads a proc table; tests point this at fixtures. */
-export type TableReader = (path: string) => string | undefined;
+/**
+ * Finds the uid of the row whose endpoints are `needle` ("local remote"): undefined when the
+ * table cannot be read, null when it has no such row. Reading stops at the row: every read makes
+ * the kernel walk on through its socket hash table, and walking to the end of it is what costs
+ * (milliseconds on a busy machine); rows already passed are not kept.
+ */
+export type RowFinder = (path: string, needle: string) => number | null | undefined;
 
-const readTable: TableReader = (path) => {
+const CHUNK = 64 * 1024;
+const chunk = Buffer.allocUnsafe(CHUNK);
+
+export const findRow: RowFinder = (path, needle) => {
+  let fd: number;
   try {
-    return readFileSync(path, 'latin1');
+    fd = openSync(path, 'r');
   } catch {
     return undefined;
+  }
+  try {
+    const key = ` ${needle} `;
+    let carry = '';
+    for (;;) {
+      const n = readSync(fd, chunk, 0, CHUNK, null);
+      if (n === 0) return null;
+      const text = carry + chunk.toString('latin1', 0, n);
+      const at = text.indexOf(key);
+      if (at !== -1) {
+        let end = text.indexOf('\n', at);
+        let row = end === -1 ? text.slice(at + key.length) : text.slice(at + key.length, end);
+        // The rest of the row may come with the next read.
+        while (end === -1) {
+          const more = readSync(fd, chunk, 0, CHUNK, null);
+          if (more === 0) break;
+          const next = chunk.toString('latin1', 0, more);
+          end = next.indexOf('\n');
+          row += end === -1 ? next : next.slice(0, end);
+        }
+        return uidAfter(row) ?? null;
+      }
+      // Keep the last partial row: the endpoints may straddle two reads.
+      const lastNewline = text.lastIndexOf('\n');
+      carry = lastNewline === -1 ? text : text.slice(lastNewline);
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 };
 
@@ -105,7 +137,7 @@ export function peerVerdict(
   ends: ConnectionEnds,
   ownUid: number | undefined = process.getuid?.(),
   platform: NodeJS.Platform = process.platform,
-  read: TableReader = readTable,
+  find: RowFinder = findRow,
 ): PeerVerdict {
   if (platform !== 'linux' || ownUid === undefined) return { kind: 'unchecked' };
   const { remoteAddress, remotePort, localAddress, localPort } = ends;
@@ -118,11 +150,10 @@ export function peerVerdict(
     const client = procEndpoint(remoteAddress, remotePort, family);
     const server = procEndpoint(localAddress, localPort, family);
     if (!client || !server) continue;
-    const table = read(path);
-    if (table === undefined) continue;
-    readable = true;
-    const uid = uidOfRow(table, `${client} ${server}`);
+    const uid = find(path, `${client} ${server}`);
     if (uid === undefined) continue;
+    readable = true;
+    if (uid === null) continue;
     return uid === ownUid ? { kind: 'owner' } : { kind: 'other-user', uid };
   }
   return { kind: 'unknown', reason: readable ? 'the client socket is not listed in /proc/net/tcp' : '/proc/net/tcp is not readable' };
