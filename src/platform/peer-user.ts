@@ -47,7 +47,7 @@ function ipv6Bytes(address: string): Buffer | undefined {
   const groups = [...left, ...Array<string>(Math.max(0, fill)).fill('0'), ...right];
   if (groups.length !== 8) return undefined;
   const bytes = Buffer.alloc(16);
-  groups.forEach((g, i) => bytes.writeUInt16BE(Number.parseInt(g, 16) & 0xffff, i * 2));
+  for (const [i, g] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(g, 16) & 0xffff, i * 2);
   if (tail) tail.copy(bytes, 12);
   return bytes;
 }
