@@ -91,6 +91,31 @@ describe('HTTP hardening', () => {
     expect((outcome as { status: number }).status).toBe(200);
   }, 30_000);
 
+  it('answers a malformed message inside a session with -32600 and its id', async () => {
+    const s = await server(isolatedEnv().env);
+    const init = await rawRequest(s.port, {
+      method: 'POST',
+      path: '/mcp',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    const headers = { ...JSON_HEADERS, 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+    for (const [id, body] of [
+      [7, '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{},"extra":true}'],
+      [8, '{"jsonrpc":"1.0","id":8,"method":"tools/list"}'],
+      [9, '{"jsonrpc":"2.0","id":9,"method":"tools/list","params":[1]}'],
+    ] as const) {
+      const r = await rawRequest(s.port, { method: 'POST', path: '/mcp', headers, body });
+      expect(r.status).toBe(400);
+      expect(r.json()).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+    }
+  });
+
   it('keeps a session whose call runs longer than the idle window', async () => {
     const { env, configDir } = isolatedEnv({ AH_INTERNAL_MCP_SESSION_IDLE_MS: '300' });
     installTestPlugin(configDir);

@@ -14,8 +14,16 @@ import type { Lifecycle } from '../lifecycle.js';
 import { createServer } from '../server.js';
 import { controlShutdown, type Identity, readiness } from './control.js';
 import { checkPeer, peerRejection } from './peer-guard.js';
-import { excerptText, logTransportFailure } from './protocol-errors.js';
-import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError } from './local-guard.js';
+import {
+  errorReply,
+  excerptText,
+  excerptValue,
+  INVALID_REQUEST,
+  invalidMessageReply,
+  logTransportFailure,
+  shapeIssue,
+} from './protocol-errors.js';
+import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError, sendJson } from './local-guard.js';
 import { createSecretsRoute } from './secrets-route.js';
 import { SessionTable } from './sessions.js';
 
@@ -99,8 +107,25 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       req.headers['mcp-session-id'] !== undefined ||
       req.method !== 'POST' ||
       (await isLegacyRequest(await toWebRequest(req, parsed), parsed));
-    if (legacy) await sessions.handle(req, res, parsed);
-    else await modernNode(req, res, parsed);
+    if (legacy) {
+      // The session transport answers a malformed message with -32700 and id null; answer
+      // -32600 with the request's id, as stdio and the modern handler do.
+      const issue = req.method === 'POST' ? shapeIssue(parsed) : undefined;
+      if (issue !== undefined) {
+        const reply = invalidMessageReply(parsed, undefined) ?? errorReply(null, INVALID_REQUEST, 'Invalid Request');
+        reply.error.message = `Invalid Request: ${issue}`;
+        logTransportFailure(log, {
+          transport: 'http',
+          code: 'MCP_PROTOCOL_ERROR',
+          message: `invalid JSON-RPC message: ${issue}`,
+          excerpt: excerptValue(parsed),
+          replied: INVALID_REQUEST,
+        });
+        sendJson(res, 400, reply);
+        return;
+      }
+      await sessions.handle(req, res, parsed);
+    } else await modernNode(req, res, parsed);
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -41,6 +41,21 @@ function invalidReason(value: unknown, fallback: string): string {
   return fallback;
 }
 
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
+
+/**
+ * A structural check of one JSON-RPC object, a few property reads (run on every HTTP body, so it
+ * stays far cheaper than the SDK's schema parse that follows): the reason it is malformed, or
+ * undefined when it has the right shape. Arrays (batches) are left to the SDK.
+ */
+export function shapeIssue(value: unknown): string | undefined {
+  if (Array.isArray(value)) return undefined;
+  if (!isPlainObject(value)) return 'a message must be a JSON object';
+  for (const key in value) if (!MESSAGE_KEYS.has(key)) return `unknown top-level member '${key.slice(0, 64)}'`;
+  const reason = invalidReason(value, '');
+  return reason === '' ? undefined : reason;
+}
+
 /** The first issue of a schema error (zod), as "path: message", without the offending value. */
 export function schemaIssue(error: unknown): string {
   const issues = (error as { issues?: Array<{ path?: unknown[]; message?: string }> } | undefined)?.issues;
