@@ -15,6 +15,7 @@ const SEED = process.env.AH_FUZZ_SEED === undefined ? undefined : Number(process
 /** Framing cases and tool-argument cases share the per-transport budget. */
 const FRAMING_CASES = Math.round(CASES * 0.4);
 const TOOL_CASES = CASES - FRAMING_CASES;
+/** Cases per property run (sent together, answered in any order); runs = cases / BATCH. */
 const BATCH = 10;
 const REPLY_MS = 15_000;
 const RSS_LIMIT_KIB = 512 * 1024;
@@ -184,7 +185,7 @@ describe(`fuzz over stdio (${CASES} cases)`, () => {
     'answers every framed request with an id, whatever the framing',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(framingArb, { minLength: 1, maxLength: BATCH }), async (batch) => {
+        fc.asyncProperty(fc.array(framingArb, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
           const expected: Array<string | number> = [];
           for (const framed of batch) {
             const id = nextId();
@@ -209,7 +210,7 @@ describe(`fuzz over stdio (${CASES} cases)`, () => {
     'answers every tool call with schema-generated arguments, refusing those that break the schema',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(toolCaseArb(tools, cwd), { minLength: 1, maxLength: BATCH }), async (batch) => {
+        fc.asyncProperty(fc.array(toolCaseArb(tools, cwd), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
           const ids = batch.map(() => nextId());
           for (const [i, c] of batch.entries()) peer.writeLine(callLine(ids[i] as string | number, c));
           const replies = await Promise.all(ids.map((id) => peer.response(id, REPLY_MS)));
@@ -276,7 +277,7 @@ describe(`fuzz over HTTP (${CASES} cases)`, () => {
     'answers every framed POST, in and out of the session',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.tuple(framingArb, fc.boolean()), { minLength: 1, maxLength: BATCH }), async (batch) => {
+        fc.asyncProperty(fc.array(fc.tuple(framingArb, fc.boolean()), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
           await Promise.all(
             batch.map(([framed, outOfSession]) => {
               const id = nextId();
@@ -294,7 +295,7 @@ describe(`fuzz over HTTP (${CASES} cases)`, () => {
     'answers every tool call with schema-generated arguments, refusing those that break the schema',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(toolCaseArb(tools, cwd), { minLength: 1, maxLength: BATCH }), async (batch) => {
+        fc.asyncProperty(fc.array(toolCaseArb(tools, cwd), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
           await Promise.all(
             batch.map(async (c) => {
               const id = nextId();
