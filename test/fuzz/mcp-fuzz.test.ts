@@ -37,15 +37,19 @@ function runsSafely(tool: Tool): boolean {
 
 type Framed = { line: (id: string | number) => string; answered: boolean };
 
+/** A framed case that prints as its line (with an id placeholder) in a counterexample. */
+function framed(line: (id: string | number) => string, answered: boolean): Framed {
+  return { line, answered, [fc.toStringMethod]: () => `${answered ? 'answered' : 'unanswered'}: ${line('<id>')}` } as Framed;
+}
+
 const METHODS = ['ping', 'tools/list', 'tools/call', 'resources/list', 'prompts/list', 'logging/setLevel', 'no/such/method', 'initialize'];
 const jsonParams = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 
 const framingArb: Arbitrary<Framed> = fc.oneof(
   // Well-formed requests, random methods and params.
-  fc.record({ method: fc.constantFrom(...METHODS), params: fc.option(jsonParams, { nil: undefined }) }).map(({ method, params }) => ({
-    line: (id: string | number) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }),
-    answered: true,
-  })),
+  fc
+    .record({ method: fc.constantFrom(...METHODS), params: fc.option(jsonParams, { nil: undefined }) })
+    .map(({ method, params }) => framed((id) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }), true)),
   // Malformed requests with a readable id: extra member, wrong jsonrpc, non-object params, bad _meta, bad method.
   fc
     .record({
@@ -74,8 +78,8 @@ const framingArb: Arbitrary<Framed> = fc.oneof(
         }),
       ),
     })
-    .map(({ method, fault }) => ({
-      line: (id: string | number) => {
+    .map(({ method, fault }) =>
+      framed((id) => {
         const message: Record<string, unknown> = { jsonrpc: '2.0', id, method };
         if (fault.kind === 'extra') message[fault.key] = fault.value;
         else if (fault.kind === 'jsonrpc') {
@@ -85,19 +89,15 @@ const framingArb: Arbitrary<Framed> = fc.oneof(
         else if (fault.kind === 'meta') message.params = { _meta: fault.value };
         else message.method = fault.value;
         return JSON.stringify(message);
-      },
-      answered: true,
-    })),
+      }, true),
+    ),
   // Notifications (no id): never answered.
   fc
     .record({
       method: fc.constantFrom('notifications/cancelled', 'notifications/progress', 'notifications/x'),
       params: fc.option(jsonParams, { nil: undefined }),
     })
-    .map(({ method, params }) => ({
-      line: () => JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }),
-      answered: false,
-    })),
+    .map(({ method, params }) => framed(() => JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }), false)),
   // Lines that are not one JSON-RPC object at all: text, truncated JSON, scalars, batches.
   fc
     .oneof(
@@ -109,7 +109,7 @@ const framingArb: Arbitrary<Framed> = fc.oneof(
         .filter((s) => !s.startsWith('{')),
       fc.constantFrom('{', '{"jsonrpc":"2.0","id":', '[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', 'null', '""'),
     )
-    .map((text) => ({ line: () => text, answered: false })),
+    .map((text) => framed(() => text, false)),
 );
 
 // ---- tool arguments ------------------------------------------------------------------------
