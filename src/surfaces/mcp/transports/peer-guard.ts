@@ -22,7 +22,7 @@ export function checkPeer(socket: Socket, log: EventLog): void {
       : `connection refused: the connecting user could not be verified (${verdict.reason})`;
   (socket as CheckedSocket)[REFUSAL] = message;
   log.system({
-    component: 'mcp_http',
+    component: 'mcp_transport',
     severity: 'warning',
     diagnostic: { code: 'PEER_USER_REJECTED', message, exit_code_hint: 0 },
     context: { transport: 'http', ...(verdict.kind === 'other-user' ? { peer_uid: verdict.uid } : {}) },
