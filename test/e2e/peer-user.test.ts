@@ -2,8 +2,21 @@
 // `nobody`, started with setpriv) gets a JSON 403 on every route, the MCP endpoint and the secrets
 // setup page included, while the owner's clients connect as before.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/cli.js';
 import { type HttpServer, rawRequest, startHttpServer } from '../helpers/http.js';
+import { waitFor } from '../helpers/mcp.js';
+
+function systemCodes(configDir: string): string[] {
+  const dir = join(configDir, 'logs');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
+    .filter((line) => line.includes('"event":"system"'))
+    .map((line) => (JSON.parse(line) as { diagnostic: { code: string } }).diagnostic.code);
+}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,7 +79,8 @@ describe('HTTP peer user', () => {
   it.skipIf(!canSwitch)(
     `refuses a client that runs as another OS user, and serves the owner${reason}`,
     async () => {
-      const s: HttpServer = await startHttpServer();
+      const { env, configDir } = isolatedEnv();
+      const s: HttpServer = await startHttpServer({ env });
       cleanups.push(s.stop);
       const results = await runAsNobody(s.port, [
         { method: 'GET', path: '/health/ready' },
@@ -90,6 +104,8 @@ describe('HTTP peer user', () => {
         body: INIT,
       });
       expect(init.status).toBe(200);
+      // Each refused connection is one system record (the client above used one per request).
+      await waitFor(() => systemCodes(configDir).filter((c) => c === 'PEER_USER_REJECTED').length >= results.length);
     },
     60_000,
   );
