@@ -2,7 +2,7 @@
  * Everything a lifecycle operation touches, injected so the algorithms can run against the real
  * system (systemd, HTTP, flock) or against fakes in contract tests.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Env } from '../platform/paths.js';
 import { isLocked, type HeldLock, tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';

@@ -1,11 +1,22 @@
 import { defineCommand } from '../../catalog/descriptor.js';
-import { RootObject, type Static, Type } from '../../catalog/schema.js';
+import { RootObject, type Static } from '../../catalog/schema.js';
 import { loadText, splitLines } from './load-text.js';
-import { cliHints, FOLLOW_SYMLINKS, MAX_BYTES, NUMBER_LINES, PATH, READ_EFFECTS, renderText, textOutput, textResult } from './shared.js';
+import {
+  cliHints,
+  FOLLOW_SYMLINKS,
+  LINES,
+  MAX_BYTES,
+  NUMBER_LINES,
+  PATH,
+  READ_EFFECTS,
+  renderText,
+  textOutput,
+  textResult,
+} from './shared.js';
 
 const input = RootObject({
   path: PATH,
-  lines: Type.Integer({ minimum: 0, default: 20, description: 'How many lines to return' }),
+  lines: LINES,
   number_lines: NUMBER_LINES,
   max_bytes: MAX_BYTES,
   follow_symlinks: FOLLOW_SYMLINKS,

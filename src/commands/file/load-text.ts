@@ -68,43 +68,69 @@ const SYNC_READ_MAX = 1024 * 1024;
 
 // The asynchronous path uses the callback API on a bare descriptor: no FileHandle object, one
 // fstat, and the close is not waited for (it cannot change the result).
-function openAsync(path: string, flags: string | number): Promise<number> {
+function openAsync(path: string, flags: number): Promise<number> {
   return new Promise((done, fail) => openFd(path, flags, (error, fd) => (error ? fail(error) : done(fd))));
 }
 
-function readAsync(fd: number, buffer: Buffer, offset: number): Promise<number> {
+function readAsync(fd: number, buffer: Buffer, offset: number, length: number): Promise<number> {
   return new Promise((done, fail) =>
-    readFd(fd, buffer, offset, buffer.length - offset, null, (error, bytesRead) => (error ? fail(error) : done(bytesRead))),
+    readFd(fd, buffer, offset, length, null, (error, bytesRead) => (error ? fail(error) : done(bytesRead))),
   );
 }
 
-/**
- * Reads `size` bytes from the current position, asynchronously (files over SYNC_READ_MAX; a
- * smaller size, including the 0 that procfs reports, goes through readToEndSync).
- */
-async function readToEnd(fd: number, size: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(size);
-  let length = 0;
-  while (length < size) {
-    const bytesRead = await readAsync(fd, buffer, length);
-    if (bytesRead === 0) break;
-    length += bytesRead;
-  }
-  return length < size ? buffer.subarray(0, length) : buffer;
+function binaryFile(path: string): AhError {
+  return new AhError({ code: 'INVALID_ARGUMENT', message: 'binary or non-UTF8 file is not supported', cause: path });
+}
+
+function tooLarge(size: number | string, maxBytes: number): AhError {
+  return new AhError({
+    code: 'INVALID_ARGUMENT',
+    message: `file is too large: ${size} bytes > --max-bytes ${maxBytes}`,
+    hint: 'Raise --max-bytes (max_bytes) or read a range of a smaller file.',
+  });
+}
+
+/** What a non-regular file is, for the refusal message. */
+export function kindName(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+export function notRegularFile(path: string, info: Stats): AhError {
+  return new AhError({
+    code: 'PATH_INVALID_TYPE',
+    message: `${path} is not a regular file (${kindName(info)})`,
+    hint: info.isDirectory()
+      ? "Use 'ah file tree' for directories."
+      : 'Only regular files are read; pipes, sockets and devices are refused.',
+  });
+}
+
+/** NUL in the first SNIFF_BYTES bytes marks a binary file (the UTF-8 check is the decode's). */
+function sniffsBinary(bytes: Buffer, length: number): boolean {
+  return bytes.subarray(0, Math.min(length, SNIFF_BYTES)).indexOf(0) !== -1;
 }
 
 /**
- * Reads to the end with synchronous reads (small files, see SYNC_READ_MAX): `size` bytes when the
- * stat size is known (as readFile does), else chunks until end of file (procfs reports size 0).
+ * Reads `size` bytes from the current position: the sniff window first, so a binary file is
+ * refused after one read instead of after reading all of it. `size` 0 (what procfs reports)
+ * reads chunks until end of file, bounded by `maxBytes`.
  */
-function readToEndSync(fd: number, size: number): Buffer {
+function readToEndSync(fd: number, size: number, maxBytes: number, path: string): Buffer {
   if (size > 0) {
     const buffer = Buffer.allocUnsafe(size);
     let length = 0;
     while (length < size) {
-      const bytesRead = readSync(fd, buffer, length, size - length, null);
+      const want = length === 0 ? Math.min(size, SNIFF_BYTES) : size - length;
+      const bytesRead = readSync(fd, buffer, length, want, null);
       if (bytesRead === 0) break;
       length += bytesRead;
+      if (length === bytesRead && sniffsBinary(buffer, length)) throw binaryFile(path);
     }
     return length < size ? buffer.subarray(0, length) : buffer;
   }
@@ -114,11 +140,35 @@ function readToEndSync(fd: number, size: number): Buffer {
     const chunk = Buffer.allocUnsafe(64 * 1024);
     const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
     if (bytesRead === 0) break;
+    if (total === 0 && sniffsBinary(chunk, bytesRead)) throw binaryFile(path);
     chunks.push(chunk.subarray(0, bytesRead));
     total += bytesRead;
+    if (total > maxBytes) throw tooLarge(`more than ${maxBytes}`, maxBytes);
   }
   return Buffer.concat(chunks, total);
 }
+
+/** The asynchronous counterpart of readToEndSync for files over SYNC_READ_MAX (size known). */
+async function readToEnd(fd: number, size: number, path: string): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const want = length === 0 ? Math.min(size, SNIFF_BYTES) : size - length;
+    const bytesRead = await readAsync(fd, buffer, length, want);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+    if (length === bytesRead && sniffsBinary(buffer, length)) throw binaryFile(path);
+  }
+  return length < size ? buffer.subarray(0, length) : buffer;
+}
+
+/**
+ * O_NONBLOCK makes the open itself safe on anything that is not a regular file: opening a FIFO
+ * with no writer (or some devices) would otherwise block a thread-pool thread until a writer
+ * comes, and four such opens stall every file call of the process. The type is checked by fstat
+ * on the descriptor right after. On a regular file the flag changes nothing.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Opens the file for reading. Where the platform has O_NOFOLLOW, the symlink policy costs no extra
@@ -129,17 +179,26 @@ async function openForRead(cwd: string, path: string, followSymlinks: boolean): 
   const noFollow = constants.O_NOFOLLOW;
   if (!followSymlinks && noFollow === undefined) await resolvePath(cwd, path, false);
   try {
-    return await openAsync(absolute, followSymlinks || noFollow === undefined ? 'r' : constants.O_RDONLY | noFollow);
+    return await openAsync(absolute, followSymlinks || noFollow === undefined ? OPEN_FLAGS : OPEN_FLAGS | noFollow);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !followSymlinks) {
       const link = await lstat(absolute).catch(() => undefined);
       if (link?.isSymbolicLink()) await resolvePath(cwd, path, false);
     }
+    // A socket cannot be opened (ENXIO); some devices refuse with ENODEV or EOPNOTSUPP.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
+      const info = await (followSymlinks ? stat(absolute) : lstat(absolute)).catch(() => undefined);
+      if (info && !info.isFile()) throw notRegularFile(path, info);
+    }
     throw fsError(error, path, 'FILE_READ_FAILED');
   }
 }
 
-/** Loads a UTF-8 text file within `maxBytes`; refuses directories, binaries and oversize files. */
+/**
+ * Loads a UTF-8 text file within `maxBytes`; refuses anything but a regular file (directories,
+ * FIFOs, sockets, devices), binaries and oversize files, each before reading the content.
+ */
 export async function loadText(cwd: string, path: string, maxBytes: number, followSymlinks: boolean): Promise<string> {
   const fd = await openForRead(cwd, path, followSymlinks);
   let bytes: Buffer;
@@ -151,25 +210,13 @@ export async function loadText(cwd: string, path: string, maxBytes: number, foll
     } catch (error) {
       throw fsError(error, path, 'FILE_READ_FAILED');
     }
-    if (!info.isFile()) {
-      throw new AhError({
-        code: 'PATH_INVALID_TYPE',
-        message: `${path} is not a regular file`,
-        hint: info.isDirectory() ? "Use 'ah file tree' for directories." : undefined,
-      });
-    }
-    if (info.size > maxBytes) {
-      throw new AhError({
-        code: 'INVALID_ARGUMENT',
-        message: `file is too large: ${info.size} bytes > --max-bytes ${maxBytes}`,
-        hint: 'Raise --max-bytes (max_bytes) or read a range of a smaller file.',
-      });
-    }
+    if (!info.isFile()) throw notRegularFile(path, info);
+    if (info.size > maxBytes) throw tooLarge(info.size, maxBytes);
     sync = info.size <= SYNC_READ_MAX;
     try {
-      bytes = sync ? readToEndSync(fd, info.size) : await readToEnd(fd, info.size);
+      bytes = sync ? readToEndSync(fd, info.size, maxBytes, path) : await readToEnd(fd, info.size, path);
     } catch (error) {
-      throw fsError(error, path, 'FILE_READ_FAILED');
+      throw error instanceof AhError ? error : fsError(error, path, 'FILE_READ_FAILED');
     }
   } finally {
     if (sync) {
@@ -180,15 +227,11 @@ export async function loadText(cwd: string, path: string, maxBytes: number, foll
       }
     } else closeFd(fd, () => undefined);
   }
-  if (bytes.length > maxBytes) {
-    throw new AhError({ code: 'INVALID_ARGUMENT', message: `file is too large: ${bytes.length} bytes > --max-bytes ${maxBytes}` });
-  }
-  // The whole buffer is decoded strictly (valid UTF-8 or null), which covers the sniff window's
-  // UTF-8 check; what the sniff adds is the NUL test, a native search here.
-  const text = bytes.subarray(0, SNIFF_BYTES).indexOf(0) === -1 ? decodeUtf8(bytes) : null;
-  if (text === null) {
-    throw new AhError({ code: 'INVALID_ARGUMENT', message: 'binary or non-UTF8 file is not supported', cause: path });
-  }
+  if (bytes.length > maxBytes) throw tooLarge(bytes.length, maxBytes);
+  // The sniff window's NUL test ran on the first read; the whole buffer is decoded strictly
+  // (valid UTF-8 or null), which covers the sniff's UTF-8 check.
+  const text = decodeUtf8(bytes);
+  if (text === null) throw binaryFile(path);
   return text;
 }
 

@@ -2,12 +2,23 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { lineCount, loadText, splitLines } from './load-text.js';
-import { cliHints, FOLLOW_SYMLINKS, MAX_BYTES, NUMBER_LINES, PATH, READ_EFFECTS, renderText, textOutput, textResult } from './shared.js';
+import {
+  cliHints,
+  FOLLOW_SYMLINKS,
+  MAX_BYTES,
+  MAX_LINES,
+  NUMBER_LINES,
+  PATH,
+  READ_EFFECTS,
+  renderText,
+  textOutput,
+  textResult,
+} from './shared.js';
 
 const input = RootObject({
   path: PATH,
-  from: Type.Optional(Type.Integer({ minimum: 1, description: 'First line to return (inclusive, 1-based)' })),
-  to: Type.Optional(Type.Integer({ minimum: 1, description: 'Last line to return (inclusive)' })),
+  from: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LINES, description: 'First line to return (inclusive, 1-based)' })),
+  to: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LINES, description: 'Last line to return (inclusive)' })),
   number_lines: NUMBER_LINES,
   max_bytes: MAX_BYTES,
   follow_symlinks: FOLLOW_SYMLINKS,

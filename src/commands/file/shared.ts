@@ -3,6 +3,11 @@ import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, Type } from '../../catalog/schema.js';
 import { DEFAULT_MAX_BYTES, numberLines } from './load-text.js';
 
+/** The largest max_bytes accepted: a file read is held in memory twice (bytes and text). */
+export const MAX_BYTES_LIMIT = 64 * 1024 * 1024;
+/** The largest line count or line number accepted (int32: no input reaches an unsafe number). */
+export const MAX_LINES = 2_147_483_647;
+
 export const READ_EFFECTS: Effects = {
   readOnly: true,
   destructive: false,
@@ -14,9 +19,16 @@ export const READ_EFFECTS: Effects = {
   reversibility: 'yes',
 };
 
-export const PATH = Type.String({ minLength: 1, description: 'File path, relative to the working directory' });
+export const PATH = Type.String({ minLength: 1, maxLength: 4096, description: 'File path, relative to the working directory' });
 export const NUMBER_LINES = Type.Boolean({ default: false, description: 'Prefix each line with its line number' });
-export const MAX_BYTES = Type.Integer({ minimum: 1, default: DEFAULT_MAX_BYTES, description: 'Refuse files larger than this many bytes' });
+export const MAX_BYTES = Type.Integer({
+  minimum: 1,
+  maximum: MAX_BYTES_LIMIT,
+  default: DEFAULT_MAX_BYTES,
+  description: 'Refuse files larger than this many bytes (at most 64 MiB)',
+});
+/** How many lines head/tail return: bounded so no input asks for an unbounded result. */
+export const LINES = Type.Integer({ minimum: 0, maximum: MAX_LINES, default: 20, description: 'How many lines to return' });
 export const FOLLOW_SYMLINKS = Type.Boolean({ default: false, description: 'Read through symbolic links' });
 
 export function textOutput<C extends string>(command: C) {

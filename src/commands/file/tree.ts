@@ -8,8 +8,8 @@ import { fsError, resolvePath } from './load-text.js';
 import { FOLLOW_SYMLINKS, READ_EFFECTS } from './shared.js';
 
 const input = RootObject({
-  path: Type.String({ minLength: 1, default: '.', description: 'Directory to list (default: the working directory)' }),
-  depth: Type.Optional(Type.Integer({ minimum: 0, description: 'How deep to descend; 0 lists only the directory itself' })),
+  path: Type.String({ minLength: 1, maxLength: 4096, default: '.', description: 'Directory to list (default: the working directory)' }),
+  depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096, description: 'How deep to descend; 0 lists only the directory itself' })),
   follow_symlinks: FOLLOW_SYMLINKS,
 });
 const KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);

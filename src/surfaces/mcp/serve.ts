@@ -13,7 +13,11 @@ import { boundHeapGrowth } from './heap.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands } from './tools.js';
 import { serveStdio } from './transports/stdio.js';
+import { settleBeforeExit } from '../../platform/blocked-exit.js';
 import { importModule } from '../../platform/import-module.js';
+
+/** How long pool work (the final log flush) may take after shutdown before the process is killed. */
+const EXIT_GRACE_MS = 1000;
 
 export interface ServeOptions {
   transport: 'stdio' | 'http';
@@ -108,10 +112,12 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
   if (options.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
     const idleMs = internalNumber(env.env, 'AH_INTERNAL_MCP_SESSION_IDLE_MS');
+    const requestTimeoutMs = internalNumber(env.env, 'AH_INTERNAL_HTTP_REQUEST_TIMEOUT_MS');
     const bound = await serveHttp(core, lifecycle, {
       port: options.port,
       version: env.version,
       ...(idleMs !== undefined ? { idleMs } : {}),
+      ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
     });
     await managed?.onReady({
       port: bound.port,
@@ -129,6 +135,10 @@ export async function serveFromCli(input: Record<string, unknown>, env: HostCliE
   }
   const result = await lifecycle.finished();
   stopWatching();
-  await env.log.flush();
+  // Work that never returns (a thread-pool call stuck in the kernel) must not keep the process
+  // alive once shutdown has ended: see platform/blocked-exit.ts.
+  await settleBeforeExit(env.log.flush(), EXIT_GRACE_MS, () =>
+    process.stderr.write('ah: shutdown ended with thread-pool work still blocked; exiting with SIGKILL\n'),
+  );
   return result.code;
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { AhError } from '../../../errors.js';
@@ -12,7 +13,17 @@ import type { McpCore } from '../call.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { createServer } from '../server.js';
 import { controlShutdown, type Identity, readiness } from './control.js';
-import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError } from './local-guard.js';
+import { checkPeer, peerRejection } from './peer-guard.js';
+import {
+  errorReply,
+  excerptText,
+  excerptValue,
+  INVALID_REQUEST,
+  invalidMessageReply,
+  logTransportFailure,
+  shapeIssue,
+} from './protocol-errors.js';
+import { BodyTooLarge, isLocalRequest, MAX_BODY_BYTES, readBody, sendError, sendJson } from './local-guard.js';
 import { createSecretsRoute } from './secrets-route.js';
 import { SessionTable } from './sessions.js';
 
@@ -22,6 +33,8 @@ export interface HttpOptions {
   /** Idle session expiry (30 min; tests shorten it through an internal option). */
   idleMs?: number;
   maxSessions?: number;
+  /** Time to receive a whole request, headers and body (30 s; tests shorten it). */
+  requestTimeoutMs?: number;
   /** Extra routes (e.g. the secrets setup page), tried before 404. */
   routes?: ReadonlyArray<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
 }
@@ -32,7 +45,11 @@ function methodNotAllowed(res: ServerResponse, allow: string): void {
 
 export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: HttpOptions): Promise<{ port: number; identity: Identity }> {
   const identity: Identity = { version: options.version, pid: process.pid, instanceId: randomUUID() };
-  const onerror = (error: Error) => process.stderr.write(`ah: mcp http: ${error.message}\n`);
+  const log = core.runtime.log;
+  const onerror = (error: Error) => {
+    process.stderr.write(`ah: mcp http: ${error.message}\n`);
+    logTransportFailure(log, { transport: 'http', code: 'MCP_TRANSPORT_ERROR', message: error.message });
+  };
   const sessions = new SessionTable({
     idleMs: options.idleMs ?? 30 * 60 * 1000,
     maxSessions: options.maxSessions ?? 1000,
@@ -60,13 +77,26 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       try {
         body = await readBody(req);
       } catch (error) {
-        if (error instanceof BodyTooLarge) sendError(res, 413, 'REQUEST_TOO_LARGE', 'the request body is larger than 1 MiB');
+        const large = error instanceof BodyTooLarge;
+        if (large) sendError(res, 413, 'REQUEST_TOO_LARGE', 'the request body is larger than 1 MiB');
         else sendError(res, 400, 'INVALID_REQUEST', 'the request body could not be read');
+        logTransportFailure(log, {
+          transport: 'http',
+          code: large ? 'MCP_MESSAGE_TOO_LARGE' : 'MCP_TRANSPORT_ERROR',
+          message: large ? 'a request body over 1 MiB was refused' : 'a request body could not be read',
+        });
         return;
       }
       try {
         parsed = JSON.parse(body.toString('utf8'));
       } catch {
+        logTransportFailure(log, {
+          transport: 'http',
+          code: 'MCP_PROTOCOL_ERROR',
+          message: 'a request body is not valid JSON',
+          excerpt: excerptText(body.subarray(0, 1024).toString('utf8')),
+          replied: -32700,
+        });
         const text = JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(text);
@@ -77,11 +107,34 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       req.headers['mcp-session-id'] !== undefined ||
       req.method !== 'POST' ||
       (await isLegacyRequest(await toWebRequest(req, parsed), parsed));
-    if (legacy) await sessions.handle(req, res, parsed);
-    else await modernNode(req, res, parsed);
+    if (legacy) {
+      // The session transport answers a malformed message with -32700 and id null; answer
+      // -32600 with the request's id, as stdio and the modern handler do.
+      const issue = req.method === 'POST' ? shapeIssue(parsed) : undefined;
+      if (issue !== undefined) {
+        const reply = invalidMessageReply(parsed, undefined) ?? errorReply(null, INVALID_REQUEST, 'Invalid Request');
+        reply.error.message = `Invalid Request: ${issue}`;
+        logTransportFailure(log, {
+          transport: 'http',
+          code: 'MCP_PROTOCOL_ERROR',
+          message: `invalid JSON-RPC message: ${issue}`,
+          excerpt: excerptValue(parsed),
+          replied: INVALID_REQUEST,
+        });
+        sendJson(res, 400, reply);
+        return;
+      }
+      await sessions.handle(req, res, parsed);
+    } else await modernNode(req, res, parsed);
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Decided once per connection, when it was accepted (peer-guard.ts).
+    const peer = peerRejection(req.socket);
+    if (peer !== undefined) {
+      sendError(res, 403, 'PEER_USER_REJECTED', peer, { connection: 'close' });
+      return;
+    }
     const local = isLocalRequest(req, boundPort);
     if (!local.ok) {
       sendError(res, 403, 'LOCAL_REQUEST_REJECTED', `request rejected: ${local.reason}`);
@@ -118,15 +171,20 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   }
 
   // requireHostHeader off: a request without Host gets our 403, not Node's bare 400.
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024, requireHostHeader: false }, (req, res) => {
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024, requireHostHeader: false, connectionsCheckingInterval: 1000 }, (req, res) => {
     route(req, res).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'the request failed');
       else res.end();
     });
   });
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 0;
+  // A client that stalls its headers or body loses the connection instead of holding it: Node
+  // answers 408 and closes once the request is not complete in time (checked every second).
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = Math.min(10_000, server.requestTimeout);
+  // Enough for many clients with a standalone SSE stream each; past it Node drops new sockets.
+  server.maxConnections = 512;
+  server.on('connection', (socket: Socket) => checkPeer(socket, log));
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {

@@ -15,6 +15,8 @@ interface Session {
   server: Server;
   transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
+  /** POST requests being answered; a session with one in flight is never idle. */
+  inFlight: number;
 }
 
 export interface SessionOptions {
@@ -67,6 +69,27 @@ function pinVersion(req: IncomingMessage, negotiated: string): void {
   }
 }
 
+/**
+ * A cancelled request gets no response (the protocol says so), so the SSE stream its POST opened
+ * would wait forever: once a notifications/cancelled has been delivered, that stream is closed.
+ */
+function closeCancelledStreams(transport: NodeStreamableHTTPServerTransport, body: unknown): void {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (!message || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+    if (method !== 'notifications/cancelled') continue;
+    const id = params?.requestId;
+    if (typeof id === 'string' || typeof id === 'number') {
+      try {
+        transport.closeSSEStream(id);
+      } catch {
+        // No such stream (already answered): nothing to close.
+      }
+    }
+  }
+}
+
 function isInitialize(body: unknown): boolean {
   return !!body && typeof body === 'object' && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
 }
@@ -88,7 +111,7 @@ export class SessionTable {
   private sweep(): void {
     const now = Date.now();
     for (const session of this.sessions.values()) {
-      if (now - session.lastSeen >= this.options.idleMs) void this.close(session.id);
+      if (session.inFlight === 0 && now - session.lastSeen >= this.options.idleMs) void this.close(session.id);
     }
   }
 
@@ -123,8 +146,18 @@ export class SessionTable {
       }
       session.lastSeen = Date.now();
       pinVersion(req, session.version);
+      // A call longer than the idle window keeps its session: POSTs count as activity until
+      // their response ends (GET streams do not: an idle client may hold one open forever).
+      if (req.method === 'POST') {
+        session.inFlight += 1;
+        res.once('close', () => {
+          session.inFlight -= 1;
+          session.lastSeen = Date.now();
+        });
+      }
       await session.transport.handleRequest(req, res, body);
       session.lastSeen = Date.now();
+      closeCancelledStreams(session.transport, body);
       return;
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
@@ -140,7 +173,7 @@ export class SessionTable {
       eventStore: new BoundedEventStore(),
       retryInterval: 1000,
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { id: sessionId, version, server, transport, lastSeen: Date.now() });
+        this.sessions.set(sessionId, { id: sessionId, version, server, transport, lastSeen: Date.now(), inFlight: 0 });
       },
       onsessionclosed: (sessionId) => {
         this.sessions.delete(sessionId);

@@ -1,0 +1,239 @@
+/**
+ * The stdio wire: newline-delimited JSON-RPC on a pair of streams, as an SDK `Transport` handed to
+ * the SDK's serveStdio (its extension point), in place of the SDK's StdioServerTransport. What
+ * it adds: every malformed line is answered (-32700 for text that is not JSON, -32600 with the
+ * request's id when one is readable) and logged instead of being dropped; a line over the cap is
+ * answered and skipped with a bounded buffer instead of closing the transport; and results
+ * serialized ahead (the tools/list result) are written as they are.
+ */
+import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
+import type { EventLog } from '../../../logging/types.js';
+import { preserializedResult } from '../server.js';
+import {
+  type ErrorReply,
+  errorReply,
+  excerptText,
+  excerptValue,
+  INVALID_REQUEST,
+  invalidMessageReply,
+  logTransportFailure,
+  PARSE_ERROR,
+  schemaIssue,
+} from './protocol-errors.js';
+
+/** Longest accepted line (the SDK's own stdio cap). */
+export const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+/** How much of an oversized line is kept to find its id. */
+const ID_PREFIX_BYTES = 4096;
+const NEWLINE = 0x0a;
+
+/**
+ * The id of an oversized request, read only when it is the first or second top-level key (after
+ * "jsonrpc"): anchored at the start of the object, so a nested "id" can never be mistaken for it.
+ */
+const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")/;
+
+function leadingId(prefix: string): string | number | null {
+  const match = LEADING_ID.exec(prefix);
+  if (!match) return null;
+  const raw = match[1] as string;
+  try {
+    return JSON.parse(raw) as string | number;
+  } catch {
+    return null;
+  }
+}
+
+export interface LineTransportOptions {
+  input: NodeJS.ReadableStream & { pause(): unknown; readableEnded?: boolean; destroyed?: boolean };
+  output: NodeJS.WritableStream;
+  log: EventLog;
+  /** Called once when the transport closes, whatever closed it (EOF, error, the SDK). */
+  onClosed: (reason: 'stdin-eof' | 'output-error' | 'transport-close') => void;
+  maxLineBytes?: number;
+}
+
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private readonly maxLine: number;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Inside an oversized line: bytes are dropped until its newline. */
+  private skipping = false;
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly options: LineTransportOptions) {
+    this.maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('LineTransport already started');
+    this.started = true;
+    const { input, output } = this.options;
+    input.on('data', this.onData);
+    input.on('error', this.onInputError);
+    input.on('end', this.onEnd);
+    input.on('close', this.onEnd);
+    output.on('error', this.onOutputError);
+    if (input.readableEnded || input.destroyed) setImmediate(this.onEnd);
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let from = 0;
+    while (!this.closed) {
+      const newline = bytes.indexOf(NEWLINE, from);
+      if (newline === -1) {
+        this.keep(bytes.subarray(from));
+        return;
+      }
+      const piece = bytes.subarray(from, newline);
+      from = newline + 1;
+      if (this.skipping) {
+        this.skipping = false;
+        continue;
+      }
+      if (this.pendingBytes + piece.length > this.maxLine) {
+        this.oversized(piece);
+        this.skipping = false;
+        continue;
+      }
+      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece], this.pendingBytes + piece.length);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.handleLine(line);
+    }
+  };
+
+  /** Holds the start of a line until its newline; past the cap, answers and skips the rest. */
+  private keep(rest: Buffer): void {
+    if (rest.length === 0 || this.skipping) return;
+    if (this.pendingBytes + rest.length > this.maxLine) {
+      this.oversized(rest);
+      this.skipping = true;
+      return;
+    }
+    // Copied: the stream may reuse its chunk buffers.
+    this.pending.push(Buffer.from(rest));
+    this.pendingBytes += rest.length;
+  }
+
+  private oversized(tail: Buffer): void {
+    const head = this.pending.length > 0 ? Buffer.concat(this.pending) : tail;
+    const prefix = head.subarray(0, ID_PREFIX_BYTES).toString('utf8');
+    this.pending = [];
+    this.pendingBytes = 0;
+    const reply = errorReply(leadingId(prefix), INVALID_REQUEST, `Invalid Request: the message is larger than ${this.maxLine} bytes`);
+    this.reply(reply, {
+      code: 'MCP_MESSAGE_TOO_LARGE',
+      message: `a stdio line over ${this.maxLine} bytes was skipped`,
+      excerpt: excerptText(prefix),
+    });
+  }
+
+  private handleLine(line: Buffer): void {
+    let text = line.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.reply(errorReply(null, PARSE_ERROR, 'Parse error'), {
+        code: 'MCP_PROTOCOL_ERROR',
+        message: 'a stdio line is not valid JSON',
+        excerpt: excerptText(text),
+      });
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      const reply = invalidMessageReply(value, error);
+      const failure = {
+        code: 'MCP_PROTOCOL_ERROR' as const,
+        message: `invalid JSON-RPC message: ${schemaIssue(error)}`,
+        excerpt: excerptValue(value),
+      };
+      if (reply) this.reply(reply, failure);
+      else logTransportFailure(this.options.log, { transport: 'stdio', ...failure });
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private reply(
+    reply: ErrorReply,
+    failure: { code: 'MCP_PROTOCOL_ERROR' | 'MCP_MESSAGE_TOO_LARGE'; message: string; excerpt: string },
+  ): void {
+    logTransportFailure(this.options.log, { transport: 'stdio', ...failure, replied: reply.error.code });
+    this.send(reply as unknown as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
+  private readonly onInputError = (error: Error) => {
+    this.onerror?.(error);
+  };
+
+  private readonly onOutputError = (error: Error) => {
+    if (this.closed) return;
+    this.onerror?.(error);
+    this.shut('output-error');
+  };
+
+  private readonly onEnd = () => {
+    this.shut('stdin-eof');
+  };
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the stdio transport is closed'));
+    const response = message as { result?: unknown; id?: unknown };
+    const raw = response.result === undefined ? undefined : preserializedResult(response.result);
+    // Results serialized ahead go out as they are: the same text as JSON.stringify of
+    // {result, jsonrpc, id}, without stringifying the tool list again per request.
+    const line =
+      raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string')
+        ? `{"result":${raw},"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}\n`
+        : `${JSON.stringify(message)}\n`;
+    const output = this.options.output;
+    return new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => {
+        output.off('drain', onDrain);
+        reject(error);
+      };
+      const onDrain = () => {
+        output.off('error', onError);
+        resolve();
+      };
+      output.once('error', onError);
+      if (output.write(line)) {
+        output.off('error', onError);
+        resolve();
+      } else output.once('drain', onDrain);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.shut('transport-close');
+  }
+
+  private shut(reason: 'stdin-eof' | 'output-error' | 'transport-close'): void {
+    if (this.closed) return;
+    this.closed = true;
+    const { input } = this.options;
+    input.off('data', this.onData);
+    input.off('error', this.onInputError);
+    input.off('end', this.onEnd);
+    input.off('close', this.onEnd);
+    if (input.listenerCount('data') === 0) input.pause();
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.onclose?.();
+    // A closed wire leaves nobody to answer: the process shuts down rather than staying deaf.
+    this.options.onClosed(reason);
+  }
+}
