@@ -5,6 +5,7 @@
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpCore } from '../call.js';
 import type { Lifecycle } from '../lifecycle.js';
+import { pidAlive } from '../../../platform/processes.js';
 import { createServer } from '../server.js';
 import { LineTransport } from './line-transport.js';
 import { excerptText, logTransportFailure } from './protocol-errors.js';
@@ -12,13 +13,7 @@ import { excerptText, logTransportFailure } from './protocol-errors.js';
 const WATCHDOG_MS = 1000;
 
 function parentGone(originalParent: number): boolean {
-  if (process.ppid !== originalParent) return true;
-  try {
-    process.kill(originalParent, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return process.ppid !== originalParent || !pidAlive(originalParent);
 }
 
 export async function serveStdio(core: McpCore, lifecycle: Lifecycle): Promise<void> {
