@@ -159,7 +159,7 @@ describe('ah secrets', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('VAULT_KEY_UNAVAILABLE');
     expect(r.stderr.match(/64 hex characters/g)).toHaveLength(1);
-    expect(r.stderr).toMatch(/same value.*HTTP server/);
+    expect(r.stderr).toMatch(/same key.*HTTP server/);
   });
 
   it('publishes only secrets.list over MCP, with metadata only', async () => {
