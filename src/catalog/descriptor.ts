@@ -1,6 +1,6 @@
 /** The contract every command implements once; the CLI and MCP surfaces are derived from it. */
 import type { Effects } from './effects.js';
-import type { VaultStore } from '../secrets/types.js';
+import type { VaultStore } from './vault.js';
 import type { JsonSchema, TSchema } from './schema.js';
 
 export interface Example {

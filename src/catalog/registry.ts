@@ -2,7 +2,7 @@
  * The catalog registry: validates descriptors once and produces immutable snapshots. Enabling or
  * disabling a domain never mutates a snapshot; it derives a new one with the next revision.
  */
-import { isSecretKind } from '../secrets/types.js';
+import { isSecretKind } from './vault.js';
 import { AhError } from '../errors.js';
 import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from './descriptor.js';
 import { domainOf } from './descriptor.js';

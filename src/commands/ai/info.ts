@@ -3,7 +3,7 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
-import { argvForExample, usageFor } from './usage.js';
+import { argvForExample, usageFor } from '../../catalog/usage.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
 const EXAMPLE_ARGV = Closed({ description: Type.String(), argv: Type.Array(Type.String()) });
