@@ -83,6 +83,8 @@ export interface CommandContext {
   host: HostApi;
   /** 'cli' or 'mcp'. */
   transport: 'cli' | 'mcp';
+  /** The surface's id for this call (MCP execution id), for correlating log records. */
+  requestId?: string;
 }
 
 export interface CommandDescriptor<I = any, O = any> {
@@ -103,6 +105,11 @@ export interface CommandDescriptor<I = any, O = any> {
   stateless?: boolean | ((input: Record<string, unknown>) => boolean);
   /** Human rendering for the CLI text mode; JSON otherwise. */
   render?(output: O): string;
+  /**
+   * Fields of a successful output worth keeping in the invocation log's `outcome` (the log keeps
+   * no outputs otherwise). Keep it small and free of user data.
+   */
+  logOutcome?(output: O): Record<string, unknown>;
   run(input: I, ctx: CommandContext): Promise<O>;
 }
 

@@ -1,7 +1,7 @@
 /** Outcome → MCP CallToolResult. Only protocol problems become JSON-RPC errors elsewhere. */
 import type { Notice } from '../../catalog/descriptor.js';
 import { toDiagnostic } from '../../errors.js';
-import { DIAGNOSTIC_META, EXECUTION_META } from './tools.js';
+import { DIAGNOSTIC_META, EXECUTION_META } from './tool-definition.js';
 
 export interface ToolResult {
   [key: string]: unknown;

@@ -5,7 +5,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../version.js';
 import { type CallMeta, callTool, type McpCore, UnknownToolError } from './call.js';
-import { type ToolList, toolList } from './tools.js';
+import { type ToolList, toolList } from './tool-definition.js';
 
 const PROGRESS_INTERVAL_MS = 1000;
 let executionSequence = 0;
@@ -35,8 +35,7 @@ function listResult(core: McpCore): ListResult {
   }
   let cached = perCore.get(list);
   if (!cached) {
-    const fixtures = core.fixtures;
-    const result = { tools: fixtures ? [...list.tools, ...fixtures.tools] : list.tools };
+    const result = { tools: list.tools };
     cached = { result, json: JSON.stringify(result) };
     perCore.set(list, cached);
     serializedResults.set(result, cached.json);
@@ -84,7 +83,6 @@ function progressReporter(token: string | number | undefined, notify: Notify): {
 }
 
 export function createServer(core: McpCore): Server {
-  const fixtures = core.fixtures;
   const server = new Server(
     { name: 'aihelper', version: VERSION },
     {
@@ -97,12 +95,8 @@ export function createServer(core: McpCore): Server {
   server.setRequestHandler('tools/list', async () => listResult(core).result as never);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
-    if (fixtures?.tools.some((t) => t.name === params.name)) {
-      return ((await fixtures.call(params.name, params.arguments, ctx)) ?? { content: [] }) as never;
-    }
     const progress = progressReporter(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, ctx.mcpReq.notify as Notify);
-    const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal };
-    if (progress.onProgress) meta.onProgress = progress.onProgress;
+    const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal, onProgress: progress.onProgress };
     try {
       return (await callTool(core, params.name, params.arguments ?? {}, meta)) as never;
     } catch (error) {
