@@ -3,9 +3,10 @@
  * logical completion: the handler's result, or at once on cancellation or timeout (a late handler
  * result is then ignored). Only runtime/invoke.ts and the executor call this.
  */
-import type { CommandContext, CommandDescriptor, HostApi, Notice } from '../catalog/descriptor.js';
+import type { ClientLogLevel, CommandContext, CommandDescriptor, HostApi, Notice, ToolContent } from '../catalog/descriptor.js';
 import type { CatalogSnapshot } from '../catalog/registry.js';
 import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
+import { contentProblem } from '../catalog/tool-content.js';
 import { AhError, internalError } from '../errors.js';
 import type { EventLog } from '../logging/types.js';
 import type { Env } from '../platform/paths.js';
@@ -17,7 +18,7 @@ import { type CredentialIds, resolveCredentials } from './credentials.js';
  * job tools of a server, the CLI's host commands). Every catalog descriptor is one.
  */
 export interface Callable
-  extends Pick<CommandDescriptor, 'id' | 'inputSchema' | 'credentialSlots' | 'stateless' | 'render' | 'logOutcome' | 'run'> {
+  extends Pick<CommandDescriptor, 'id' | 'inputSchema' | 'credentialSlots' | 'stateless' | 'render' | 'logOutcome' | 'mcp' | 'run'> {
   /** Checked against every successful output when present (catalog commands always have one). */
   outputSchema?: TSchema | JsonSchema;
   /** How argument errors read: command arguments (default), CLI options (host), job tools (exit hint 2). */
@@ -45,14 +46,30 @@ export interface PreparedCall {
 export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
 export type CallOutcome =
-  | { ok: true; state: 'succeeded'; data: Record<string, unknown>; notices: Notice[]; text?: string; executionMs: number }
+  | {
+      ok: true;
+      state: 'succeeded';
+      data: Record<string, unknown>;
+      notices: Notice[];
+      text?: string;
+      /** MCP content blocks the command built from its output (descriptor `mcp.content`). */
+      content?: readonly ToolContent[];
+      executionMs: number;
+    }
   | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
+
+/** What a surface can pass on to the client while a call runs (MCP progress, log, stream). */
+export interface ClientChannel {
+  progress?(message: string, step?: { progress: number; total?: number }): void;
+  log?(level: ClientLogLevel, message: string): void;
+  releaseStream?(): void;
+}
 
 export interface ExecuteOptions {
   transport: 'cli' | 'mcp';
   /** External cancellation (protocol cancel, job cancel, shutdown). */
   signal?: AbortSignal | undefined;
-  onProgress?: ((message: string) => void) | undefined;
+  client?: ClientChannel | undefined;
   requestId?: string | undefined;
   /** Called once the handler has physically finished, even after a logical cancel or timeout. */
   onPhysicalEnd?: () => void;
@@ -130,7 +147,9 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       env: core.env,
       credentials,
       notice: (n) => notices.push(n),
-      progress: (message) => options.onProgress?.(message),
+      progress: (message, step) => options.client?.progress?.(message, step),
+      log: (level, message) => options.client?.log?.(level, message),
+      releaseStream: () => options.client?.releaseStream?.(),
       host: core.host,
       transport: options.transport,
       requestId: options.requestId,
@@ -175,6 +194,30 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
             notices,
             executionMs: elapsed(),
           };
+          const build = options.transport === 'mcp' ? call.descriptor.mcp?.content : undefined;
+          if (build) {
+            let problem: string | undefined;
+            try {
+              outcome.content = build(data);
+              problem = contentProblem(outcome.content);
+            } catch (error) {
+              problem = `building the content failed: ${error instanceof Error ? error.message : String(error)}`;
+            }
+            if (problem !== undefined) {
+              finish({
+                ok: false,
+                state: 'failed',
+                error: new AhError({
+                  code: 'OUTPUT_SCHEMA_VIOLATION',
+                  message: `${call.descriptor.id} produced content that is not valid MCP content`,
+                  cause: problem,
+                  operation: call.descriptor.id,
+                }),
+                executionMs: elapsed(),
+              });
+              return;
+            }
+          }
           if (call.descriptor.render) {
             try {
               outcome.text = call.descriptor.render(data);

@@ -5,12 +5,12 @@
  * keeps only its own slot until it physically ends. Logging is the invoke path's job.
  */
 import { AhError } from '../errors.js';
-import { type CallOutcome, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
+import { type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 
 export interface StartOptions {
   /** Caller cancellation (protocol cancel). Jobs pass their own signal instead. */
   signal?: AbortSignal | undefined;
-  onProgress?: ((message: string) => void) | undefined;
+  client?: ClientChannel | undefined;
   requestId?: string | undefined;
 }
 
@@ -86,7 +86,7 @@ export class Executor {
     const logical = executeCall(this.core, call, {
       transport: 'mcp',
       signal: options.signal,
-      onProgress: options.onProgress,
+      client: options.client,
       requestId: options.requestId,
       onPhysicalEnd: release,
       onCancelHandle: (cancel) => {

@@ -9,10 +9,10 @@ import { AhError, internalError } from '../errors.js';
 import { logCompletion } from '../logging/completion.js';
 import { type ContextDefaults, needsExplicitCwd, resolveContext } from './context.js';
 import { type CredentialIds, checkCredentialIds } from './credentials.js';
-import { type Callable, type CallOutcome, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
+import { type Callable, type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 import type { Execution, Executor } from './executor.js';
 
-export type { Callable, CallOutcome, PreparedCall, RuntimeCore, TerminalState } from './execute.js';
+export type { Callable, CallOutcome, ClientChannel, PreparedCall, RuntimeCore, TerminalState } from './execute.js';
 
 export interface InvokeRequest {
   commandId: string;
@@ -36,7 +36,8 @@ export interface InvokeOptions {
   defaults: CallDefaults;
   /** External cancellation (interrupt, protocol cancel, shutdown). */
   signal?: AbortSignal | undefined;
-  onProgress?: ((message: string) => void) | undefined;
+  /** Progress, log messages and stream control for the client (MCP). */
+  client?: ClientChannel | undefined;
   /** Run in a slot of this executor (MCP). Host and job commands never take one. */
   admission?: Executor | undefined;
   /** What the `command.completed` record says about the call besides its outcome. */
@@ -182,7 +183,7 @@ function rejected(error: unknown, id: string): CallOutcome {
  */
 export function startAdmitted(core: RuntimeCore, call: PreparedCall, executor: Executor, options: InvokeOptions): Execution {
   const started = options.log.startedAt ?? performance.now();
-  const execution = executor.start(call, { signal: options.signal, onProgress: options.onProgress, requestId: options.log.requestId });
+  const execution = executor.start(call, { signal: options.signal, client: options.client, requestId: options.log.requestId });
   const logical = execution.logical.then((outcome) => {
     if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
     logOutcome(core, call.descriptor.id, options, started, outcome, true);
@@ -203,13 +204,13 @@ export function invoke(core: RuntimeCore, request: InvokeRequest, options: Invok
     logical = admitted
       ? (options.admission as Executor).start(call, {
           signal: options.signal,
-          onProgress: options.onProgress,
+          client: options.client,
           requestId: options.log.requestId,
         }).logical
       : executeCall(core, call, {
           transport: options.transport,
           signal: options.signal,
-          onProgress: options.onProgress,
+          client: options.client,
           requestId: options.log.requestId,
         });
   } catch (error) {

@@ -5,7 +5,7 @@
 import { AhError } from '../../errors.js';
 import { logCompletion } from '../../logging/completion.js';
 import type { Executor } from '../../runtime/executor.js';
-import { invoke, type RuntimeCore } from '../../runtime/invoke.js';
+import { type ClientChannel, invoke, type RuntimeCore } from '../../runtime/invoke.js';
 import type { JobRegistry } from '../../runtime/jobs.js';
 import type { LiveCatalog } from '../../runtime/live-catalog.js';
 import { errorResult, successResult, type ToolResult } from './results.js';
@@ -24,7 +24,7 @@ export interface McpCore {
 export interface CallMeta {
   requestId: string;
   signal: AbortSignal;
-  onProgress?: ((message: string) => void) | undefined;
+  client?: ClientChannel | undefined;
 }
 
 /** Thrown for protocol-level problems (unknown tool); the server maps it to a JSON-RPC error. */
@@ -39,8 +39,9 @@ function commandFor(core: McpCore, name: string): string | undefined {
   const id = toolList(core.catalog.snapshot()).byName.get(name);
   if (id !== undefined) return id;
   // A disabled domain's tool is a tool error with a hint (DOMAIN_DISABLED), not an unknown tool.
-  const unpublished = name.startsWith('ah.') ? name.slice(3) : undefined;
-  return unpublished !== undefined && core.catalog.snapshot().get(unpublished) ? unpublished : undefined;
+  const snapshot = core.catalog.snapshot();
+  const unpublished = name.startsWith('ah.') ? snapshot.get(name.slice(3)) : snapshot.all.find((d) => d.mcp?.name === name);
+  return unpublished?.id;
 }
 
 export async function callTool(core: McpCore, name: string, rawArgs: unknown, meta: CallMeta): Promise<ToolResult> {
@@ -65,11 +66,11 @@ export async function callTool(core: McpCore, name: string, rawArgs: unknown, me
       transport: 'mcp',
       defaults: { ...core.defaults, httpCwdRule: core.transport === 'http' },
       signal: meta.signal,
-      onProgress: meta.onProgress,
+      client: meta.client,
       admission: core.executor,
       log: { parameters: args, requestId: meta.requestId, tool: name },
     },
   );
-  if (outcome.ok) return successResult(outcome.data, meta.requestId, outcome.text, outcome.notices);
+  if (outcome.ok) return successResult(outcome.data, meta.requestId, outcome.text, outcome.notices, outcome.content);
   return errorResult(outcome.error, { operation: commandId });
 }

@@ -76,7 +76,7 @@ export function descriptorTool(d: ToolSource): ToolDefinition {
     }
   }
   return {
-    name: toolName(d.id),
+    name: d.mcp?.name ?? toolName(d.id),
     title: d.title,
     description: describe(d),
     inputSchema,
