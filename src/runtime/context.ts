@@ -3,12 +3,6 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../errors.js';
 
-export interface CallContextInput {
-  cwd?: unknown;
-  limit?: unknown;
-  timeout_ms?: unknown;
-}
-
 export interface ResolvedContext {
   cwd: string;
   limit: number | null;
