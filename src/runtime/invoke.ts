@@ -127,13 +127,18 @@ function disabledError(domain: string, transport: 'cli' | 'mcp'): AhError {
 export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<InvokeOptions, 'defaults' | 'transport'>): PreparedCall {
   const extra = core.extra?.get(req.commandId);
   const snapshot = core.snapshot();
-  const descriptor = extra ?? snapshot.get(req.commandId);
+  const descriptor: Callable | undefined = extra ?? snapshot.get(req.commandId);
   if (!descriptor) {
     throw new AhError({ code: 'TYPED_COMMAND_NOT_FOUND', message: `unknown command '${req.commandId}'`, hint: "Run 'ah --help'." });
   }
   const domain = domainOf(descriptor.id);
   if (!extra && !snapshot.isEnabled(domain)) throw disabledError(domain, options.transport);
-  const input = validateArguments(descriptor, req.arguments);
+  // Job tools take no per-call context or credentials: left in, they fail as unknown properties.
+  const raw =
+    descriptor.kind === 'job' && (req.context !== undefined || req.credentials !== undefined)
+      ? { ...req.arguments, context: req.context, credentials: req.credentials }
+      : req.arguments;
+  const input = validateArguments(descriptor, raw);
   const { defaults } = options;
   const requireAbsoluteCwd =
     defaults.httpCwdRule === true && (defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
@@ -150,7 +155,15 @@ export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<Inv
   return { descriptor, input, context, credentialIds };
 }
 
-function logOutcome(core: RuntimeCore, id: string, options: InvokeOptions, started: number, outcome: CallOutcome, admitted: boolean) {
+function logCall(
+  core: RuntimeCore,
+  id: string,
+  options: InvokeOptions,
+  started: number,
+  outcome: CallOutcome,
+  admitted: boolean,
+  descriptor?: Callable,
+) {
   const { log } = options;
   const fields = {
     transport: options.transport,
@@ -165,8 +178,7 @@ function logOutcome(core: RuntimeCore, id: string, options: InvokeOptions, start
     timedOut: outcome.state === 'timed_out',
   };
   if (outcome.ok) {
-    const describe = core.extra?.get(id)?.logOutcome ?? core.snapshot().get(id)?.logOutcome;
-    logCompletion(core.log, fields, { ok: true, outcome: describe?.(outcome.data) });
+    logCompletion(core.log, fields, { ok: true, outcome: descriptor?.logOutcome?.(outcome.data) });
   } else logCompletion(core.log, fields, { ok: false, error: outcome.error });
 }
 
@@ -186,7 +198,7 @@ export function startAdmitted(core: RuntimeCore, call: PreparedCall, executor: E
   const execution = executor.start(call, { signal: options.signal, client: options.client, requestId: options.log.requestId });
   const logical = execution.logical.then((outcome) => {
     if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
-    logOutcome(core, call.descriptor.id, options, started, outcome, true);
+    logCall(core, call.descriptor.id, options, started, outcome, true, call.descriptor);
     return outcome;
   });
   return { logical, physical: execution.physical, cancel: (r) => execution.cancel(r), physicallyDone: execution.physicallyDone };
@@ -215,13 +227,13 @@ export function invoke(core: RuntimeCore, request: InvokeRequest, options: Invok
         });
   } catch (error) {
     const outcome = rejected(error, request.commandId);
-    logOutcome(core, request.commandId, options, started, outcome, false);
+    logCall(core, request.commandId, options, started, outcome, false);
     return Promise.resolve(outcome);
   }
   const id = call.descriptor.id;
   return logical.then((outcome) => {
     if (!outcome.ok) outcome.error.domain ??= domainOf(id);
-    logOutcome(core, id, options, started, outcome, admitted);
+    logCall(core, id, options, started, outcome, admitted, call.descriptor);
     return outcome;
   });
 }

@@ -29,16 +29,22 @@ describe('callTool', () => {
     const bad = await call('ah.job.status', { job_id: '' });
     expect(bad._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'INVALID_ARGUMENT', exit_code_hint: 2, domain: 'job' });
     expect(log.records[0]).toMatchObject({ command: 'job.status', tool: 'ah.job.status', status: 'error', request_id: 'mcp:n:1' });
+    const withContext = await call('ah.job.status', { job_id: 'j', context: { cwd: '/' } });
+    expect(withContext._meta?.['dev.aihelper/diagnostic']).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining("'context'"),
+    });
+    log.records.splice(0);
     const started = await call('ah.job.start', { tool: 'ah.test.gated', arguments: { tag: 't' } }, 'mcp:n:2');
     const jobId = (started.structuredContent as { job_id: string }).job_id;
-    expect(log.records[1]).toMatchObject({ command: 'job.start', status: 'success', request_id: 'mcp:n:2' });
+    expect(log.records[0]).toMatchObject({ command: 'job.start', status: 'success', request_id: 'mcp:n:2' });
     gate.open();
     await executor.drained();
     await new Promise((r) => setImmediate(r));
-    expect(log.records[2]).toMatchObject({ command: 'test.gated', tool: 'ah.test.gated', job_id: jobId, request_id: 'mcp:n:2' });
+    expect(log.records[1]).toMatchObject({ command: 'test.gated', tool: 'ah.test.gated', job_id: jobId, request_id: 'mcp:n:2' });
     const result = await call('ah.job.result', { job_id: jobId }, 'mcp:n:3');
     expect(result.structuredContent).toMatchObject({ ready: true, response: { success: true } });
-    expect(log.records).toHaveLength(4);
+    expect(log.records).toHaveLength(3);
   });
 
   it('logs an unknown tool before answering with a protocol error', async () => {
