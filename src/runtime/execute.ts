@@ -171,22 +171,23 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       .then(
         (data) => {
           if (done) return;
-          const schema = call.descriptor.outputSchema;
-          const validate = schema === undefined ? undefined : compile(schema);
-          if (validate && !validate(data)) {
+          // A result that breaks the output schema, or content that is not MCP content, is the command's bug.
+          const violation = (what: string, cause: string) =>
             finish({
               ok: false,
               state: 'failed',
               error: new AhError({
                 code: 'OUTPUT_SCHEMA_VIOLATION',
-                message: `${call.descriptor.id} produced output that does not match its schema`,
-                cause: describeErrors(validate.errors, 'output'),
+                message: `${call.descriptor.id} produced ${what}`,
+                cause,
                 operation: call.descriptor.id,
               }),
               executionMs: elapsed(),
             });
-            return;
-          }
+          const schema = call.descriptor.outputSchema;
+          const validate = schema === undefined ? undefined : compile(schema);
+          if (validate && !validate(data))
+            return violation('output that does not match its schema', describeErrors(validate.errors, 'output'));
           const outcome: CallOutcome = {
             ok: true,
             state: 'succeeded',
@@ -203,20 +204,7 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
             } catch (error) {
               problem = `building the content failed: ${error instanceof Error ? error.message : String(error)}`;
             }
-            if (problem !== undefined) {
-              finish({
-                ok: false,
-                state: 'failed',
-                error: new AhError({
-                  code: 'OUTPUT_SCHEMA_VIOLATION',
-                  message: `${call.descriptor.id} produced content that is not valid MCP content`,
-                  cause: problem,
-                  operation: call.descriptor.id,
-                }),
-                executionMs: elapsed(),
-              });
-              return;
-            }
+            if (problem !== undefined) return violation('content that is not valid MCP content', problem);
           }
           if (call.descriptor.render) {
             try {

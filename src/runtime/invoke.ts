@@ -189,6 +189,22 @@ function rejected(error: unknown, id: string): CallOutcome {
   return { ok: false, state: 'failed', error: e, executionMs: 0 };
 }
 
+/** Logs a call's outcome when it completes logically; every diagnostic names a domain. */
+function logged(
+  core: RuntimeCore,
+  call: PreparedCall,
+  options: InvokeOptions,
+  started: number,
+  logical: Promise<CallOutcome>,
+  admitted: boolean,
+) {
+  return logical.then((outcome) => {
+    if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
+    logCall(core, call.descriptor.id, options, started, outcome, admitted, call.descriptor);
+    return outcome;
+  });
+}
+
 /**
  * Starts a prepared call in an executor slot and logs it at logical completion. Throws when the
  * executor refuses it (capacity, shutdown); used for job targets, which need the handle.
@@ -196,44 +212,29 @@ function rejected(error: unknown, id: string): CallOutcome {
 export function startAdmitted(core: RuntimeCore, call: PreparedCall, executor: Executor, options: InvokeOptions): Execution {
   const started = options.log.startedAt ?? performance.now();
   const execution = executor.start(call, { signal: options.signal, client: options.client, requestId: options.log.requestId });
-  const logical = execution.logical.then((outcome) => {
-    if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
-    logCall(core, call.descriptor.id, options, started, outcome, true, call.descriptor);
-    return outcome;
-  });
-  return { logical, physical: execution.physical, cancel: (r) => execution.cancel(r), physicallyDone: execution.physicallyDone };
+  return { ...execution, logical: logged(core, call, options, started, execution.logical, true) };
 }
 
 /** Runs one call from request to logged outcome. Never rejects. */
 export function invoke(core: RuntimeCore, request: InvokeRequest, options: InvokeOptions): Promise<CallOutcome> {
   const started = options.log.startedAt ?? performance.now();
-  let call: PreparedCall;
-  let admitted: boolean;
-  let logical: Promise<CallOutcome>;
   try {
-    call = prepare(core, request, options);
-    admitted = options.admission !== undefined && call.descriptor.kind !== 'job' && call.descriptor.kind !== 'host';
-    logical = admitted
-      ? (options.admission as Executor).start(call, {
-          signal: options.signal,
-          client: options.client,
-          requestId: options.log.requestId,
-        }).logical
-      : executeCall(core, call, {
-          transport: options.transport,
-          signal: options.signal,
-          client: options.client,
-          requestId: options.log.requestId,
-        });
+    const call = prepare(core, request, options);
+    const kind = call.descriptor.kind;
+    // Host and job commands never take a slot; their targets (jobs) do.
+    if (options.admission && kind !== 'job' && kind !== 'host') return startAdmitted(core, call, options.admission, options).logical;
+    const { transport, signal, client } = options;
+    return logged(
+      core,
+      call,
+      options,
+      started,
+      executeCall(core, call, { transport, signal, client, requestId: options.log.requestId }),
+      false,
+    );
   } catch (error) {
     const outcome = rejected(error, request.commandId);
     logCall(core, request.commandId, options, started, outcome, false);
     return Promise.resolve(outcome);
   }
-  const id = call.descriptor.id;
-  return logical.then((outcome) => {
-    if (!outcome.ok) outcome.error.domain ??= domainOf(id);
-    logCall(core, id, options, started, outcome, admitted, call.descriptor);
-    return outcome;
-  });
 }

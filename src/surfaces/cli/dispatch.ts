@@ -14,7 +14,6 @@ import type { Host } from '../../runtime/host.js';
 import { type Callable, invoke, type RuntimeCore } from '../../runtime/invoke.js';
 import { CREDENTIALS_KEY, parseCommandArgs } from './args.js';
 import { printError } from './errors.js';
-import type { Globals } from './globals.js';
 import { commandHelp, domainHelp, rootHelp } from './help.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
 import { HOST_CLI_COMMANDS } from './host-commands.js';
@@ -167,30 +166,6 @@ export async function runCli(session: CliSession, host: Omit<Host, 'cwd' | 'expl
   } catch (error) {
     return session.fail(error, routed.id, { log, helpCommand });
   }
-  return hostCommand
-    ? runHost(session, host, hostCommand, input, { cwd, globals, helpCommand })
-    : runTyped(session, host, routed.id, input, { cwd, globals, helpCommand });
-}
-
-interface CallSetting {
-  cwd: string;
-  globals: Globals;
-  helpCommand: string;
-}
-
-function runtimeCore(host: Omit<Host, 'cwd' | 'explicitCwd' | 'limit'>, extra?: Callable): RuntimeCore {
-  const core: RuntimeCore = { snapshot: () => host.catalog.snapshot(), host: host.catalog, log: host.log, env: host.env };
-  if (extra) core.extra = new Map([[extra.id, extra]]);
-  return core;
-}
-
-async function runHost(
-  session: CliSession,
-  host: Omit<Host, 'cwd' | 'explicitCwd' | 'limit'>,
-  command: HostCliCommand,
-  input: Record<string, unknown>,
-  { cwd, globals, helpCommand }: CallSetting,
-): Promise<number> {
   const env: HostCliEnv = {
     ...host,
     cwd,
@@ -199,47 +174,32 @@ async function runHost(
     quiet: globals.quiet,
     json: globals.json,
   };
-  // No interrupt signal: a host command (the server above all) handles SIGINT/SIGTERM itself.
-  const outcome = await invoke(
-    runtimeCore(host, hostCallable(command, env)),
-    { commandId: command.id, arguments: input },
-    {
-      transport: 'cli',
-      defaults: { cwd, limit: env.limit, timeoutMs: null },
-      log: { parameters: { argv: session.loggedArgv() }, startedAt: session.started },
-    },
-  );
-  if (!outcome.ok) return session.fail(outcome.error, command.id, { helpCommand });
-  return outcome.data.exit_code as number;
-}
-
-async function runTyped(
-  session: CliSession,
-  host: Omit<Host, 'cwd' | 'explicitCwd' | 'limit'>,
-  id: string,
-  input: Record<string, unknown>,
-  { cwd, globals, helpCommand }: CallSetting,
-): Promise<number> {
+  const core: RuntimeCore = { snapshot: () => catalog.snapshot(), host: catalog, log, env: host.env };
+  if (hostCommand) core.extra = new Map([[hostCommand.id, hostCallable(hostCommand, env)]]);
+  // A host command (the server above all) handles SIGINT/SIGTERM itself; a typed command is cancelled.
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort(new AhError({ code: 'EXECUTION_CANCELLED', message: 'interrupted', operation: 'execution' }));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  if (!hostCommand) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
   try {
     const { [CREDENTIALS_KEY]: credentials, ...commandInput } = input;
     const outcome = await invoke(
-      runtimeCore(host),
-      { commandId: id, arguments: commandInput, credentials },
+      core,
+      { commandId: routed.id, arguments: commandInput, credentials },
       {
         transport: 'cli',
-        defaults: { cwd, limit: globals.limit ?? null, timeoutMs: null },
+        defaults: { cwd, limit: env.limit, timeoutMs: null },
         signal: interrupt.signal,
         log: { parameters: { argv: session.loggedArgv() }, startedAt: session.started },
       },
     );
-    if (!outcome.ok) return session.fail(outcome.error, id, { helpCommand });
+    if (!outcome.ok) return session.fail(outcome.error, routed.id, { helpCommand });
+    if (hostCommand) return outcome.data.exit_code as number;
     if (globals.quiet) return 0;
     if (!out(globals.json ? renderJson(outcome.data) : (outcome.text ?? renderJson(outcome.data)))) {
-      return session.fail(new AhError({ code: 'OUTPUT_WRITE_FAILED', message: 'could not write the result to stdout' }), id);
+      return session.fail(new AhError({ code: 'OUTPUT_WRITE_FAILED', message: 'could not write the result to stdout' }), routed.id);
     }
     if (outcome.notices.length > 0 && !globals.json) err(renderNotices(outcome.notices, session.errStyle));
     return 0;

@@ -17,31 +17,20 @@ export function requestIdFor(id: string | number): string {
   return `${typeof id === 'number' ? `mcp:n:${id}` : `mcp:s:${id}`}:e:${executionSequence}`;
 }
 
-/** A tools/list result and its JSON text, made once per catalog revision (per ToolList). */
-interface ListResult {
-  result: { tools: unknown[] };
-  json: string;
-}
-
-const listResults = new WeakMap<McpCore, WeakMap<ToolList, ListResult>>();
+/** The tools/list result of a tool list (one per catalog revision), serialised once. */
+const listResults = new WeakMap<ToolList, { tools: unknown[] }>();
 /** Result object → its JSON, for transports that can write the text as it is (stdio). */
 const serializedResults = new WeakMap<object, string>();
 
-function listResult(core: McpCore): ListResult {
+function listResult(core: McpCore): { tools: unknown[] } {
   const list = toolList(core.catalog.snapshot());
-  let perCore = listResults.get(core);
-  if (!perCore) {
-    perCore = new WeakMap();
-    listResults.set(core, perCore);
+  let result = listResults.get(list);
+  if (!result) {
+    result = { tools: list.tools };
+    listResults.set(list, result);
+    serializedResults.set(result, JSON.stringify(result));
   }
-  let cached = perCore.get(list);
-  if (!cached) {
-    const result = { tools: list.tools };
-    cached = { result, json: JSON.stringify(result) };
-    perCore.set(list, cached);
-    serializedResults.set(result, cached.json);
-  }
-  return cached;
+  return result;
 }
 
 /**
@@ -102,7 +91,7 @@ export function createServer(core: McpCore): Server {
     },
   );
   // The result object is shared by every request of one catalog revision: nothing may mutate it.
-  server.setRequestHandler('tools/list', async () => listResult(core).result as never);
+  server.setRequestHandler('tools/list', async () => listResult(core) as never);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
     const progress = progressReporter(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, ctx.mcpReq.notify as Notify);
