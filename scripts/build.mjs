@@ -85,7 +85,7 @@ async function builtinSchemas() {
           "export { BUILTIN_DOMAINS } from './src/commands/index.ts';",
           "export { bundledDomainObjects } from './src/plugins/bundled/index.ts';",
           "export { HOST_CLI_COMMANDS } from './src/surfaces/cli/host-commands.ts';",
-          "export { JOB_TOOL_SCHEMAS } from './src/surfaces/mcp/job-tools.ts';",
+          "export { JOB_TOOL_SCHEMAS } from './src/runtime/job-commands.ts';",
           "export { AJV_OPTIONS, addAjvFormats } from './src/catalog/schema.ts';",
           "export { schemaKey } from './src/catalog/schema-key.ts';",
         ].join('\n'),

@@ -35,10 +35,6 @@ export class AhError extends Error {
   }
 }
 
-export function ahError(code: string, message: string, extra: Omit<AhErrorInit, 'code' | 'message'> = {}): AhError {
-  return new AhError({ code, message, ...extra });
-}
-
 export function isAhError(value: unknown): value is AhError {
   return value instanceof AhError;
 }

@@ -1,6 +1,6 @@
 /** The contract every command implements once; the CLI and MCP surfaces are derived from it. */
 import type { Effects } from './effects.js';
-import type { VaultStore } from '../secrets/types.js';
+import type { VaultStore } from './vault.js';
 import type { JsonSchema, TSchema } from './schema.js';
 
 export interface Example {
@@ -31,6 +31,30 @@ export interface Notice {
   code: string;
   message: string;
 }
+
+/**
+ * An MCP content block a command may return in place of its JSON text: what a tool shows that is
+ * not JSON (an image, audio, an embedded or linked resource). Binary data is base64.
+ */
+export type ToolContent =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string };
+
+/** How a command is published as an MCP tool, where the derived default does not fit. */
+export interface McpToolHints<O = any> {
+  /**
+   * The exact tool name instead of `ah.<id>`, for a tool whose name is fixed elsewhere (a client
+   * or a test suite expects it). 1–128 of `A-Z a-z 0-9 _ - .`; `ah.*` stays reserved for ids.
+   */
+  name?: string;
+  /** The result's content blocks, built from the (schema-checked) output, instead of its JSON text. */
+  content?(output: O): readonly ToolContent[];
+}
+
+/** MCP logging levels (RFC 5424 names). */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /** Host facilities a handler may need beyond the file system (catalog state, plugin settings). */
 export interface HostApi {
@@ -78,11 +102,25 @@ export interface CommandContext {
   credentials: Readonly<Record<string, { id: string; kind: string; values: Readonly<Record<string, string>> }>>;
   /** Non-fatal notices to return with the result. */
   notice(notice: Notice): void;
-  /** Progress for long calls (free text; surfaces rate-limit it). */
-  progress(message: string): void;
+  /**
+   * Progress for long calls. Free text alone is rate-limited by the surface (at most one MCP
+   * notification a second); with `step` the notification carries those numbers and goes out at
+   * once (MCP requires `progress` to increase: a value not above the last one is dropped).
+   */
+  progress(message: string, step?: { progress: number; total?: number }): void;
+  /** A message for the MCP client's log (`notifications/message`, at the client's level); the CLI drops it. */
+  log?(level: ClientLogLevel, message: string): void;
+  /**
+   * Over Streamable HTTP, ends this call's response stream now; the client reconnects with
+   * Last-Event-ID and receives the result when it is ready (so a long call holds no connection).
+   * No-op on stdio and the CLI.
+   */
+  releaseStream?(): void;
   host: HostApi;
   /** 'cli' or 'mcp'. */
   transport: 'cli' | 'mcp';
+  /** The surface's id for this call (MCP execution id), for correlating log records. */
+  requestId?: string;
 }
 
 export interface CommandDescriptor<I = any, O = any> {
@@ -103,6 +141,13 @@ export interface CommandDescriptor<I = any, O = any> {
   stateless?: boolean | ((input: Record<string, unknown>) => boolean);
   /** Human rendering for the CLI text mode; JSON otherwise. */
   render?(output: O): string;
+  /**
+   * Fields of a successful output worth keeping in the invocation log's `outcome` (the log keeps
+   * no outputs otherwise). Keep it small and free of user data.
+   */
+  logOutcome?(output: O): Record<string, unknown>;
+  /** MCP publication hints (exact tool name, non-JSON content); checked by the registry. */
+  mcp?: McpToolHints<O>;
   run(input: I, ctx: CommandContext): Promise<O>;
 }
 

@@ -10,6 +10,8 @@ export const EFFECT_KINDS = [
   'configuration_write',
   'external_read',
   'external_write',
+  /** State held by the running server process (background jobs). */
+  'process_state',
 ] as const;
 export type EffectKind = (typeof EFFECT_KINDS)[number];
 

@@ -102,3 +102,41 @@ describe('defineCatalog', () => {
     expect(snapshot.disabledDomains).toEqual(['demo']);
   });
 });
+
+describe('MCP publication hints', () => {
+  it('accepts an exact tool name and a content builder', () => {
+    const d = command({ mcp: { name: 'echo_text', content: () => [{ type: 'text', text: 'hi' }] } });
+    expect(defineCatalog([domain(d)]).byId.get('demo.echo')?.mcp?.name).toBe('echo_text');
+  });
+
+  it('refuses bad, reserved and duplicate tool names and unknown hints', () => {
+    rejects(domain(command({ mcp: { name: 'has space' } })));
+    rejects(domain(command({ mcp: { name: 'ah.other' } })));
+    rejects(domain(command({ mcp: { name: 'x'.repeat(129) } })));
+    rejects(domain(command({ mcp: { content: 'text' as never } })));
+    rejects(domain(command({ mcp: { title: 'x' } as never })));
+    rejects(domain(command({ mcp: { name: 'same' } }), command({ id: 'demo.other', mcp: { name: 'same' } })));
+  });
+});
+
+describe('contentProblem', () => {
+  it('accepts every MCP content block kind and names the first bad block', async () => {
+    const { contentProblem } = await import('./tool-content.js');
+    expect(
+      contentProblem([
+        { type: 'text', text: 't' },
+        { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        { type: 'audio', data: 'AA==', mimeType: 'audio/wav' },
+        { type: 'resource', resource: { uri: 'x://y', text: 't' } },
+        { type: 'resource_link', uri: 'x://y', name: 'y' },
+      ]),
+    ).toBeUndefined();
+    expect(contentProblem([])).toMatch(/non-empty/);
+    expect(
+      contentProblem([
+        { type: 'text', text: 't' },
+        { type: 'image', data: 'AA==' },
+      ]),
+    ).toMatch(/block 1/);
+  });
+});

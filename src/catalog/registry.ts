@@ -2,11 +2,12 @@
  * The catalog registry: validates descriptors once and produces immutable snapshots. Enabling or
  * disabling a domain never mutates a snapshot; it derives a new one with the next revision.
  */
-import { isSecretKind } from '../secrets/types.js';
+import { isSecretKind } from './vault.js';
 import { AhError } from '../errors.js';
 import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from './descriptor.js';
 import { domainOf } from './descriptor.js';
 import { effectsProblems } from './effects.js';
+import { mcpHintProblems } from './tool-content.js';
 import { compile, describeErrors, type JsonSchema, schemaProblems, toJsonSchema } from './schema.js';
 
 export const HOST_DOMAINS: readonly string[] = ['ai', 'plugins', 'mcp', 'secrets', 'upgrade'];
@@ -63,7 +64,7 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
   for (const reserved of RESERVED_PROPERTIES) {
     if (Object.hasOwn(inputProps, reserved)) problems.push(`input property '${reserved}' is reserved`);
   }
-  problems.push(...effectsProblems(d.effects));
+  problems.push(...effectsProblems(d.effects), ...mcpHintProblems(d.mcp));
   if (!Array.isArray(d.examples)) problems.push('examples must be a list');
   else if (problems.length === 0 && options.verifyExamples !== false) {
     for (const [which, schema] of [
@@ -116,6 +117,7 @@ export function defineCatalog(modules: readonly DomainModule[], options: DefineO
   const revision = options.revision ?? 1;
   const byId = new Map<string, CommandDescriptor>();
   const seenDomains = new Set<string>();
+  const toolNames = new Set<string>();
   for (const mod of modules) {
     if (!/^[a-z0-9-]+$/.test(mod.domain)) throw invalid(`domain '${mod.domain}' has a bad name`);
     if (seenDomains.has(mod.domain)) throw invalid(`domain '${mod.domain}' is registered twice`);
@@ -125,6 +127,9 @@ export function defineCatalog(modules: readonly DomainModule[], options: DefineO
       if (domainOf(d.id) !== mod.domain) throw invalid(`command '${d.id}' is not in its domain '${mod.domain}'`);
       const problems = descriptorProblems(d, { verifyExamples: options.verifyExamples?.(mod) ?? true });
       if (problems.length > 0) throw invalid(`command '${d.id}' is invalid: ${problems[0]}`, problems.join('; '));
+      const name = d.mcp?.name;
+      if (name !== undefined && toolNames.has(name)) throw invalid(`command '${d.id}' claims the tool name '${name}' a second time`);
+      if (name !== undefined) toolNames.add(name);
       byId.set(d.id, d);
     }
   }

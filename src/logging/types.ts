@@ -21,7 +21,8 @@ export interface CommandCompletedInput {
   tool?: string;
   job_id?: string;
   diagnostic?: LoggedDiagnostic;
-  outcome?: { success: boolean; timed_out: boolean; exit_code: number | null };
+  /** Outcome fields the command chose to log (descriptor logOutcome). */
+  outcome?: Record<string, unknown>;
   queue_wait_ms?: number;
   execution_ms?: number;
   timeout_phase?: 'execution';

@@ -5,11 +5,6 @@ import { AhError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The process environment, read once at the composition root and handed down. */
-export function processEnv(): Env {
-  return process.env;
-}
-
 function home(env: Env): string {
   return env.HOME || env.USERPROFILE || homedir();
 }
@@ -39,10 +34,6 @@ export function stateRoot(env: Env, platform: NodeJS.Platform = process.platform
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(home(env), 'AppData', 'Local'), 'AIHelper', 'managed-mcp');
   const xdg = env.XDG_STATE_HOME;
   return join(xdg && isAbsolute(xdg) ? xdg : join(home(env), '.local', 'state'), 'aihelper', 'managed-mcp');
-}
-
-export function logsDir(configDir: string): string {
-  return join(configDir, 'logs');
 }
 
 export function pluginSettingsPath(configDir: string): string {

@@ -3,12 +3,6 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../errors.js';
 
-export interface CallContextInput {
-  cwd?: unknown;
-  limit?: unknown;
-  timeout_ms?: unknown;
-}
-
 export interface ResolvedContext {
   cwd: string;
   limit: number | null;
@@ -25,13 +19,16 @@ export interface ContextDefaults {
 }
 
 const KEYS = new Set(['cwd', 'limit', 'timeout_ms']);
+/** The longest timer Node can arm (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function bad(message: string, hint?: string): AhError {
   return new AhError({ code: 'INVALID_CONTEXT', message, hint, exitCodeHint: 2, operation: 'context' });
 }
 
-function positiveInt(value: unknown, name: string): number {
+function positiveInt(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw bad(`context.${name} must be an integer >= 1`);
+  if (value > max) throw bad(`context.${name} must be at most ${max}`);
   return value;
 }
 
@@ -62,7 +59,7 @@ export function resolveContext(raw: unknown, defaults: ContextDefaults): Resolve
     if (!isDir) throw bad(`context.cwd is not an existing directory: ${cwd}`);
   }
   const limit = ctx.limit === undefined ? defaults.limit : positiveInt(ctx.limit, 'limit');
-  const timeoutMs = ctx.timeout_ms === undefined ? defaults.timeoutMs : positiveInt(ctx.timeout_ms, 'timeout_ms');
+  const timeoutMs = ctx.timeout_ms === undefined ? defaults.timeoutMs : positiveInt(ctx.timeout_ms, 'timeout_ms', MAX_TIMEOUT_MS);
   return { cwd, limit, timeoutMs };
 }
 

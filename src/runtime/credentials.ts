@@ -11,9 +11,12 @@ import type { VaultStore } from '../secrets/types.js';
 export type CredentialIds = Readonly<Record<string, string>>;
 export type ResolvedCredentials = CommandContext['credentials'];
 
+/** What credential checks need of a command. */
+type SlotOwner = Pick<CommandDescriptor, 'id' | 'credentialSlots'>;
+
 const ID_PATTERN = /^\S(?:.*\S)?$/;
 
-function invalid(descriptor: CommandDescriptor, message: string, hint?: string): AhError {
+function invalid(descriptor: SlotOwner, message: string, hint?: string): AhError {
   return new AhError({ code: 'INVALID_ARGUMENT', message, hint, operation: descriptor.id });
 }
 
@@ -25,7 +28,7 @@ function slotNames(slots: readonly CredentialSlot[]): string {
  * Validates the raw `credentials` value of a call (MCP argument or CLI `--credential` pairs)
  * against the command's slots. Runs before admission, so a bad mapping costs no execution slot.
  */
-export function checkCredentialIds(descriptor: CommandDescriptor, raw: unknown): CredentialIds {
+export function checkCredentialIds(descriptor: SlotOwner, raw: unknown): CredentialIds {
   const slots = descriptor.credentialSlots ?? [];
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
@@ -58,16 +61,12 @@ export function checkCredentialIds(descriptor: CommandDescriptor, raw: unknown):
   return ids;
 }
 
-function resolutionError(code: string, message: string, hint: string | undefined, descriptor: CommandDescriptor): AhError {
+function resolutionError(code: string, message: string, hint: string | undefined, descriptor: SlotOwner): AhError {
   return new AhError({ code, message, hint, operation: descriptor.id });
 }
 
 /** Reads each named record from the vault and checks its kind against the slot. */
-export async function resolveCredentials(
-  descriptor: CommandDescriptor,
-  ids: CredentialIds,
-  vault: VaultStore,
-): Promise<ResolvedCredentials> {
+export async function resolveCredentials(descriptor: SlotOwner, ids: CredentialIds, vault: VaultStore): Promise<ResolvedCredentials> {
   const resolved: Record<string, { id: string; kind: string; values: Readonly<Record<string, string>> }> = {};
   for (const [slotName, id] of Object.entries(ids)) {
     const slot = descriptor.credentialSlots?.find((s) => s.name === slotName) as CredentialSlot;

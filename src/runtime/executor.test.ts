@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Gate, testRuntime } from '../../test/helpers/runtime.js';
 import { Executor } from './executor.js';
+import { startAdmitted } from './invoke.js';
 
 describe('Executor', () => {
   it('admits up to maxActive at once and fails the next immediately without starting it', async () => {
     const gate = new Gate();
     const { core, prepare } = testRuntime(gate);
     const executor = new Executor(core, 32);
-    const running = Array.from({ length: 32 }, (_, i) => executor.start(prepare('test.gated', { tag: String(i) }), { logParameters: {} }));
+    const running = Array.from({ length: 32 }, (_, i) => executor.start(prepare('test.gated', { tag: String(i) })));
     await new Promise((r) => setImmediate(r));
     expect(gate.entered).toBe(32);
-    expect(() => executor.start(prepare('test.gated'), { logParameters: {} })).toThrowError(
+    expect(() => executor.start(prepare('test.gated'))).toThrowError(
       expect.objectContaining({ code: 'EXECUTION_CAPACITY_FULL', retryable: true }),
     );
     expect(gate.entered).toBe(32);
@@ -25,14 +26,12 @@ describe('Executor', () => {
     const gate = new Gate();
     const { core, prepare } = testRuntime(gate);
     const executor = new Executor(core, 1);
-    const execution = executor.start(prepare('test.stubborn'), { logParameters: {} });
+    const execution = executor.start(prepare('test.stubborn'));
     execution.cancel();
     const outcome = await execution.logical;
     expect(outcome).toMatchObject({ ok: false, state: 'cancelled' });
     expect(execution.physicallyDone()).toBe(false);
-    expect(() => executor.start(prepare('test.gated'), { logParameters: {} })).toThrowError(
-      expect.objectContaining({ code: 'EXECUTION_CAPACITY_FULL' }),
-    );
+    expect(() => executor.start(prepare('test.gated'))).toThrowError(expect.objectContaining({ code: 'EXECUTION_CAPACITY_FULL' }));
     gate.open();
     await execution.physical;
     expect(executor.active).toBe(0);
@@ -44,10 +43,11 @@ describe('Executor', () => {
     const gate = new Gate();
     const { core, prepare, log } = testRuntime(gate);
     const executor = new Executor(core, 2);
-    const execution = executor.start(prepare('test.gated', {}, 20), {
-      logParameters: { a: 1 },
-      requestId: 'mcp:n:1',
-      tool: 'ah.test.gated',
+    // The invoke path logs what the executor ran (startAdmitted: the job targets' entry).
+    const execution = startAdmitted(core, prepare('test.gated', {}, 20), executor, {
+      transport: 'mcp',
+      defaults: { cwd: '/', limit: null, timeoutMs: null },
+      log: { parameters: { a: 1 }, requestId: 'mcp:n:1', tool: 'ah.test.gated' },
     });
     const outcome = await execution.logical;
     expect(outcome).toMatchObject({ ok: false, state: 'timed_out', error: { code: 'EXECUTION_TIMEOUT' } });
@@ -66,7 +66,7 @@ describe('Executor', () => {
 
   it('rejects output that breaks the schema with OUTPUT_SCHEMA_VIOLATION', async () => {
     const { core, prepare } = testRuntime(new Gate());
-    const outcome = await new Executor(core, 1).start(prepare('test.bad-output'), { logParameters: {} }).logical;
+    const outcome = await new Executor(core, 1).start(prepare('test.bad-output')).logical;
     expect(outcome).toMatchObject({ ok: false, error: { code: 'OUTPUT_SCHEMA_VIOLATION' } });
   });
 
@@ -74,8 +74,6 @@ describe('Executor', () => {
     const { core, prepare } = testRuntime(new Gate());
     const executor = new Executor(core, 1);
     executor.close();
-    expect(() => executor.start(prepare('test.gated'), { logParameters: {} })).toThrowError(
-      expect.objectContaining({ code: 'EXECUTOR_SHUTTING_DOWN' }),
-    );
+    expect(() => executor.start(prepare('test.gated'))).toThrowError(expect.objectContaining({ code: 'EXECUTOR_SHUTTING_DOWN' }));
   });
 });

@@ -2,21 +2,16 @@
  * Fail-fast parallel executor. `maxActive` physical slots are shared by direct calls and job
  * targets; admission is immediate or fails at once (EXECUTION_CAPACITY_FULL) — nothing is queued.
  * Cancellation and timeout complete the caller-visible outcome at once; an uncooperative handler
- * keeps only its own slot until it physically ends.
+ * keeps only its own slot until it physically ends. Logging is the invoke path's job.
  */
 import { AhError } from '../errors.js';
-import { completionRecord, type CallOutcome, executeCall, type PreparedCall, type RuntimeCore } from './invoke.js';
+import { type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 
 export interface StartOptions {
   /** Caller cancellation (protocol cancel). Jobs pass their own signal instead. */
-  signal?: AbortSignal;
-  onProgress?: (message: string) => void;
-  /** Log fields. */
-  requestId?: string;
-  tool?: string;
-  jobId?: string;
-  /** Parameters as logged (the typed arguments). */
-  logParameters: unknown;
+  signal?: AbortSignal | undefined;
+  client?: ClientChannel | undefined;
+  requestId?: string | undefined;
 }
 
 export interface Execution {
@@ -46,12 +41,8 @@ export class Executor {
     return this.activeSlots;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** Throws when a new execution could not be admitted right now (without taking a slot). */
-  checkAdmission(): void {
+  private checkAdmission(): void {
     if (this.closed) {
       throw new AhError({
         code: 'EXECUTOR_SHUTTING_DOWN',
@@ -72,7 +63,7 @@ export class Executor {
   }
 
   /** Admits and starts a prepared call, or throws EXECUTION_CAPACITY_FULL / EXECUTOR_SHUTTING_DOWN. */
-  start(call: PreparedCall, options: StartOptions): Execution {
+  start(call: PreparedCall, options: StartOptions = {}): Execution {
     this.checkAdmission();
     this.activeSlots += 1;
     // The caller's signal goes straight to executeCall; cancel() reaches it through a handle, so a
@@ -92,18 +83,15 @@ export class Executor {
       if (execution) this.running.delete(execution);
       resolvePhysical();
     };
-    const started = performance.now();
     const logical = executeCall(this.core, call, {
       transport: 'mcp',
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      signal: options.signal,
+      client: options.client,
+      requestId: options.requestId,
       onPhysicalEnd: release,
       onCancelHandle: (cancel) => {
         cancelCall = cancel;
       },
-    }).then((outcome) => {
-      this.log(call, options, outcome, performance.now() - started);
-      return outcome;
     });
     execution = {
       logical,
@@ -115,23 +103,6 @@ export class Executor {
     };
     if (!released) this.running.add(execution);
     return execution;
-  }
-
-  private log(call: PreparedCall, options: StartOptions, outcome: CallOutcome, durationMs: number): void {
-    const record = completionRecord(
-      call.descriptor.id,
-      'mcp',
-      options.logParameters,
-      durationMs,
-      outcome.ok ? { ok: true, data: outcome.data } : { ok: false, error: outcome.error },
-    );
-    if (options.requestId !== undefined) record.request_id = options.requestId;
-    if (options.tool !== undefined) record.tool = options.tool;
-    if (options.jobId !== undefined) record.job_id = options.jobId;
-    record.queue_wait_ms = 0;
-    record.execution_ms = outcome.executionMs;
-    if (outcome.state === 'timed_out') record.timeout_phase = 'execution';
-    this.core.log.commandCompleted(record);
   }
 
   /** Closes admission: every later start fails with EXECUTOR_SHUTTING_DOWN. */

@@ -1,80 +1,86 @@
 /**
- * The single call path shared by every surface: look up, validate input, resolve context, run
- * under a deadline and AbortSignal, validate output, log once. Surfaces never call handlers directly.
+ * The single call path shared by every surface: look up, check the domain is enabled, copy and
+ * validate the arguments, resolve context and credentials, admit, execute and log once. Surfaces
+ * translate to a request and from the outcome; they never call handlers directly.
  */
-import { type CommandContext, type CommandDescriptor, domainOf, type HostApi, type Notice } from '../catalog/descriptor.js';
-import type { CatalogSnapshot } from '../catalog/registry.js';
-import { compile, describeErrors } from '../catalog/schema.js';
-import { AhError, internalError, toDiagnostic } from '../errors.js';
-import type { CommandCompletedInput, EventLog } from '../logging/types.js';
-import type { Env } from '../platform/paths.js';
-import { type ContextDefaults, needsExplicitCwd, type ResolvedContext, resolveContext } from './context.js';
-import { type CredentialIds, checkCredentialIds, resolveCredentials } from './credentials.js';
+import { domainOf } from '../catalog/descriptor.js';
+import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
+import { AhError, internalError } from '../errors.js';
+import { logCompletion } from '../logging/completion.js';
+import { type ContextDefaults, needsExplicitCwd, resolveContext } from './context.js';
+import { type CredentialIds, checkCredentialIds } from './credentials.js';
+import { type Callable, type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
+import type { Execution, Executor } from './executor.js';
 
-export interface RuntimeCore {
-  snapshot(): CatalogSnapshot;
-  host: HostApi;
-  log: EventLog;
-  /** Environment handed to child processes. */
-  env: Env;
-}
+export type { Callable, CallOutcome, ClientChannel, PreparedCall, RuntimeCore, TerminalState } from './execute.js';
 
-export interface CallRequest {
+export interface InvokeRequest {
   commandId: string;
   /** Command arguments, without `context` and `credentials`. */
   arguments: Record<string, unknown>;
   /** Raw slot → vault record id mapping as received (MCP `credentials`, CLI `--credential`). */
   credentials?: unknown;
-  /** Raw per-call context as received (MCP) or built from globals (CLI). */
+  /** Raw per-call context as received (MCP); the CLI passes its globals as defaults instead. */
   context?: unknown;
-  defaults: ContextDefaults & {
-    /** Apply the HTTP working-directory rule (cwd-bound commands need an absolute context.cwd). */
-    httpCwdRule?: boolean;
-    /** Require an absolute cwd whatever the command (HTTP job targets). */
-    forceExplicitCwd?: boolean;
-  };
+}
+
+export interface CallDefaults extends ContextDefaults {
+  /** Apply the HTTP working-directory rule (cwd-bound commands need an absolute context.cwd). */
+  httpCwdRule?: boolean;
+  /** Require an absolute cwd whatever the command (HTTP job targets). */
+  forceExplicitCwd?: boolean;
+}
+
+export interface InvokeOptions {
   transport: 'cli' | 'mcp';
+  defaults: CallDefaults;
+  /** External cancellation (interrupt, protocol cancel, shutdown). */
+  signal?: AbortSignal | undefined;
+  /** Progress, log messages and stream control for the client (MCP). */
+  client?: ClientChannel | undefined;
+  /** Run in a slot of this executor (MCP). Host and job commands never take one. */
+  admission?: Executor | undefined;
+  /** What the `command.completed` record says about the call besides its outcome. */
+  log: {
+    /** CLI: {argv}; MCP: the arguments as received. */
+    parameters: unknown;
+    requestId?: string | undefined;
+    tool?: string | undefined;
+    jobId?: string | undefined;
+    /** performance.now() when the call began (the CLI counts from process start). */
+    startedAt?: number | undefined;
+  };
 }
-
-export interface PreparedCall {
-  descriptor: CommandDescriptor;
-  input: Record<string, unknown>;
-  context: ResolvedContext;
-  /** Checked slot → record id mapping; values are read only when the call runs. */
-  credentialIds: CredentialIds;
-}
-
-export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
-
-export type CallOutcome =
-  | { ok: true; state: 'succeeded'; data: Record<string, unknown>; notices: Notice[]; text?: string; executionMs: number }
-  | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
 
 const NO_CREDENTIALS: CredentialIds = Object.freeze({});
-const NO_RESOLVED_CREDENTIALS: CommandContext['credentials'] = Object.freeze({});
-
+/** Numeric bounds have their own code, as in the reference contract. */
 const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+/**
+ * Deeper arguments are refused before anything recurses over them (copy, validation, logging):
+ * no schema of ours nests close to this, and unbounded recursion would end in a stack overflow.
+ */
+export const MAX_ARGUMENT_DEPTH = 256;
 
-function disabledError(domain: string): AhError {
+function tooDeep(): AhError {
   return new AhError({
-    code: 'DOMAIN_DISABLED',
-    message: `the '${domain}' domain is disabled`,
-    hint: `Run 'ah plugins enable ${domain}' to enable it.`,
-    domain: 'plugins',
-    operation: 'plugin.runtime',
+    code: 'INVALID_ARGUMENT',
+    message: `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+    hint: 'Flatten the arguments; no command takes data nested this deep.',
   });
 }
 
 /**
  * A deep copy of JSON data (what arguments are: parsed JSON or CLI flags), several times cheaper
- * than structuredClone for the small objects a call carries.
+ * than structuredClone for the small objects a call carries. Throws INVALID_ARGUMENT past
+ * MAX_ARGUMENT_DEPTH levels.
  */
-export function copyJson(value: unknown): unknown {
+export function copyJson(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyJson);
+  if (depth >= MAX_ARGUMENT_DEPTH) throw tooDeep();
+  if (Array.isArray(value)) return value.map((v) => copyJson(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const copy = copyJson((value as Record<string, unknown>)[key]);
+    const copy = copyJson((value as Record<string, unknown>)[key], depth + 1);
     // An own "__proto__" key (JSON.parse makes one) must stay a plain property, not a prototype.
     if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[key] = copy;
@@ -82,31 +88,66 @@ export function copyJson(value: unknown): unknown {
   return out;
 }
 
+/**
+ * The one check of call arguments against a schema. Validation fills in defaults, so it works on
+ * a copy and returns it; the caller's value stays as received. Throws INVALID_ARGUMENT (or
+ * INVALID_RANGE for numeric bounds).
+ */
+export function validateArguments(target: Pick<Callable, 'id' | 'kind'> & { inputSchema: TSchema | JsonSchema }, value: unknown) {
+  const input = copyJson(value) as Record<string, unknown>;
+  const validate = compile(target.inputSchema);
+  if (validate(input)) return input;
+  const keyword = validate.errors?.[0]?.keyword ?? '';
+  const host = target.kind === 'host';
+  const root = host ? 'options' : 'arguments';
+  throw new AhError({
+    code: RANGE_KEYWORDS.has(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
+    message: `invalid ${root} for ${host ? `ah ${target.id.replaceAll('.', ' ')}` : target.id}: ${describeErrors(validate.errors, root)}`,
+    // Job tools report argument errors with exit hint 2, as the reference contract does.
+    exitCodeHint: target.kind === 'job' ? 2 : 1,
+    domain: domainOf(target.id),
+    operation: target.id,
+  });
+}
+
+function disabledError(domain: string, transport: 'cli' | 'mcp'): AhError {
+  return new AhError({
+    code: 'DOMAIN_DISABLED',
+    message: `the '${domain}' domain is disabled`,
+    hint:
+      transport === 'mcp'
+        ? `Call ah.plugins.enable with domain '${domain}' to enable it.`
+        : `Run 'ah plugins enable ${domain}' to enable it.`,
+    domain: 'plugins',
+    operation: 'plugin.runtime',
+  });
+}
+
 /** Finds the command, validates its arguments and resolves the context. Throws AhError. */
-export function prepareCall(snapshot: CatalogSnapshot, req: CallRequest): PreparedCall {
-  const descriptor = snapshot.get(req.commandId);
+export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<InvokeOptions, 'defaults' | 'transport'>): PreparedCall {
+  const extra = core.extra?.get(req.commandId);
+  const snapshot = core.snapshot();
+  const descriptor: Callable | undefined = extra ?? snapshot.get(req.commandId);
   if (!descriptor) {
     throw new AhError({ code: 'TYPED_COMMAND_NOT_FOUND', message: `unknown command '${req.commandId}'`, hint: "Run 'ah --help'." });
   }
   const domain = domainOf(descriptor.id);
-  if (!snapshot.isEnabled(domain)) throw disabledError(domain);
-  // Validation fills in defaults, so it works on a copy; the caller's arguments stay as received.
-  const input = copyJson(req.arguments) as Record<string, unknown>;
-  const validate = compile(descriptor.inputSchema);
-  if (!validate(input)) {
-    const keyword = validate.errors?.[0]?.keyword ?? '';
-    throw new AhError({
-      // Numeric bounds have their own code, as in the reference contract.
-      code: RANGE_KEYWORDS.has(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
-      message: `invalid arguments for ${descriptor.id}: ${describeErrors(validate.errors)}`,
-      domain,
-      operation: descriptor.id,
-    });
-  }
+  if (!extra && !snapshot.isEnabled(domain)) throw disabledError(domain, options.transport);
+  // Job tools take no per-call context or credentials: left in, they fail as unknown properties.
+  const raw =
+    descriptor.kind === 'job' && (req.context !== undefined || req.credentials !== undefined)
+      ? { ...req.arguments, context: req.context, credentials: req.credentials }
+      : req.arguments;
+  const input = validateArguments(descriptor, raw);
+  const { defaults } = options;
   const requireAbsoluteCwd =
-    req.defaults.httpCwdRule === true && (req.defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
-  const { cwd, limit, timeoutMs } = req.defaults;
-  const context = resolveContext(req.context, { cwd, limit, timeoutMs, requireAbsoluteCwd });
+    defaults.httpCwdRule === true && (defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
+  const context = resolveContext(req.context, {
+    cwd: defaults.cwd,
+    limit: defaults.limit,
+    timeoutMs: defaults.timeoutMs,
+    requireAbsoluteCwd,
+  });
   const credentialIds =
     req.credentials === undefined && descriptor.credentialSlots === undefined
       ? NO_CREDENTIALS
@@ -114,181 +155,86 @@ export function prepareCall(snapshot: CatalogSnapshot, req: CallRequest): Prepar
   return { descriptor, input, context, credentialIds };
 }
 
-export interface ExecuteOptions {
-  /** External cancellation (protocol cancel, job cancel, shutdown). */
-  signal?: AbortSignal;
-  onProgress?: (message: string) => void;
-  /** Called once the handler has physically finished, even after a logical cancel or timeout. */
-  onPhysicalEnd?: () => void;
-  /**
-   * Receives, synchronously, a function that cancels this call like an abort of `signal` with that
-   * reason (no-op once the call has completed). Lets the executor cancel without a second signal.
-   */
-  onCancelHandle?: (cancel: (reason: AhError) => void) => void;
-  transport: 'cli' | 'mcp';
+function logCall(
+  core: RuntimeCore,
+  id: string,
+  options: InvokeOptions,
+  started: number,
+  outcome: CallOutcome,
+  admitted: boolean,
+  descriptor?: Callable,
+) {
+  const { log } = options;
+  const fields = {
+    transport: options.transport,
+    command: id,
+    parameters: log.parameters,
+    durationMs: performance.now() - started,
+    domain: domainOf(id),
+    requestId: log.requestId,
+    tool: log.tool,
+    jobId: log.jobId,
+    executionMs: admitted ? outcome.executionMs : undefined,
+    timedOut: outcome.state === 'timed_out',
+  };
+  if (outcome.ok) {
+    logCompletion(core.log, fields, { ok: true, outcome: descriptor?.logOutcome?.(outcome.data) });
+  } else logCompletion(core.log, fields, { ok: false, error: outcome.error });
 }
 
-function abortReason(signal: AbortSignal): AhError {
-  const reason = signal.reason as unknown;
-  if (reason instanceof AhError) return reason;
-  return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
+/** A failed outcome for a call that never ran; every diagnostic names a domain. */
+function rejected(error: unknown, id: string): CallOutcome {
+  const e = internalError(error);
+  e.domain ??= domainOf(id);
+  return { ok: false, state: 'failed', error: e, executionMs: 0 };
 }
 
-/**
- * Runs a prepared call. The returned promise settles at logical completion: handler result, or at
- * once on cancellation or timeout (a late handler result is then ignored).
- */
-export function executeCall(core: RuntimeCore, call: PreparedCall, options: ExecuteOptions): Promise<CallOutcome> {
-  const started = performance.now();
-  const controller = new AbortController();
-  const { timeoutMs } = call.context;
-  const deadline = timeoutMs === null ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
-  const notices: Notice[] = [];
-  const elapsed = () => Math.round(performance.now() - started);
-
-  return new Promise<CallOutcome>((settle) => {
-    let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (outcome: CallOutcome) => {
-      if (done) return;
-      done = true;
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onExternalAbort);
-      settle(outcome);
-    };
-    const stop = (error: AhError, state: 'cancelled' | 'timed_out') => {
-      if (!controller.signal.aborted) controller.abort(error);
-      finish({ ok: false, state, error, executionMs: elapsed() });
-    };
-    const onExternalAbort = () => {
-      const error = abortReason(options.signal as AbortSignal);
-      stop(error, error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
-    };
-    if (options.signal?.aborted) {
-      onExternalAbort();
-      options.onPhysicalEnd?.();
-      return;
-    }
-    options.signal?.addEventListener('abort', onExternalAbort, { once: true });
-    options.onCancelHandle?.((reason) => {
-      if (!done) stop(reason, reason.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
-    });
-    if (timeoutMs !== null) {
-      timer = setTimeout(() => {
-        stop(
-          new AhError({
-            code: 'EXECUTION_TIMEOUT',
-            message: `${call.descriptor.id} did not finish within ${timeoutMs} ms`,
-            hint: 'Raise context.timeout_ms or narrow the request.',
-            retryable: true,
-            operation: 'execution',
-          }),
-          'timed_out',
-        );
-      }, timeoutMs);
-      timer.unref?.();
-    }
-
-    const context = (credentials: CommandContext['credentials']): CommandContext => ({
-      cwd: call.context.cwd,
-      limit: call.context.limit,
-      signal: controller.signal,
-      deadline,
-      env: core.env,
-      credentials,
-      notice: (n) => notices.push(n),
-      progress: (message) => options.onProgress?.(message),
-      host: core.host,
-      transport: options.transport,
-    });
-    let physical: Promise<unknown>;
-    if (Object.keys(call.credentialIds).length > 0) {
-      // Values are read at the last moment and handed to the handler only.
-      physical = resolveCredentials(call.descriptor, call.credentialIds, core.host.vault).then((credentials) =>
-        controller.signal.aborted ? undefined : call.descriptor.run(call.input, context(credentials)),
-      );
-    } else {
-      try {
-        physical = call.descriptor.run(call.input, context(NO_RESOLVED_CREDENTIALS));
-      } catch (error) {
-        physical = Promise.reject(error);
-      }
-    }
-    physical
-      .then(
-        (data) => {
-          if (done) return;
-          const validate = compile(call.descriptor.outputSchema);
-          if (!validate(data)) {
-            finish({
-              ok: false,
-              state: 'failed',
-              error: new AhError({
-                code: 'OUTPUT_SCHEMA_VIOLATION',
-                message: `${call.descriptor.id} produced output that does not match its schema`,
-                cause: describeErrors(validate.errors, 'output'),
-                operation: call.descriptor.id,
-              }),
-              executionMs: elapsed(),
-            });
-            return;
-          }
-          const outcome: CallOutcome = {
-            ok: true,
-            state: 'succeeded',
-            data: data as Record<string, unknown>,
-            notices,
-            executionMs: elapsed(),
-          };
-          if (call.descriptor.render) {
-            try {
-              outcome.text = call.descriptor.render(data);
-            } catch {
-              // A rendering bug must not lose a valid result; the JSON is still there.
-            }
-          }
-          finish(outcome);
-        },
-        (error: unknown) => {
-          finish({ ok: false, state: 'failed', error: internalError(error), executionMs: elapsed() });
-        },
-      )
-      .finally(() => {
-        if (timer) clearTimeout(timer);
-        options.onPhysicalEnd?.();
-      });
+/** Logs a call's outcome when it completes logically; every diagnostic names a domain. */
+function logged(
+  core: RuntimeCore,
+  call: PreparedCall,
+  options: InvokeOptions,
+  started: number,
+  logical: Promise<CallOutcome>,
+  admitted: boolean,
+) {
+  return logical.then((outcome) => {
+    if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
+    logCall(core, call.descriptor.id, options, started, outcome, admitted, call.descriptor);
+    return outcome;
   });
 }
 
-/** Builds the `command.completed` record for an outcome (or a preparation error). */
-export function completionRecord(
-  commandId: string,
-  transport: 'cli' | 'mcp',
-  parameters: unknown,
-  durationMs: number,
-  result: { ok: true; data?: Record<string, unknown> } | { ok: false; error: AhError },
-): CommandCompletedInput {
-  const record: CommandCompletedInput = {
-    transport,
-    command: commandId,
-    parameters,
-    status: result.ok ? 'success' : 'error',
-    duration_ms: Math.max(0, Math.round(durationMs)),
-  };
-  if (!result.ok) {
-    const d = toDiagnostic(result.error, { domain: domainOf(commandId) });
-    record.diagnostic = {
-      code: d.code,
-      message: d.message,
-      exit_code_hint: d.exit_code_hint,
-      domain: d.domain,
-      operation: d.operation,
-      cause: d.cause,
-      retryable: d.retryable,
-    };
-  } else if (commandId === 'run.check' && result.data) {
-    const data = result.data as { success?: boolean; timed_out?: boolean; exit_code?: number | null };
-    record.outcome = { success: data.success === true, timed_out: data.timed_out === true, exit_code: data.exit_code ?? null };
+/**
+ * Starts a prepared call in an executor slot and logs it at logical completion. Throws when the
+ * executor refuses it (capacity, shutdown); used for job targets, which need the handle.
+ */
+export function startAdmitted(core: RuntimeCore, call: PreparedCall, executor: Executor, options: InvokeOptions): Execution {
+  const started = options.log.startedAt ?? performance.now();
+  const execution = executor.start(call, { signal: options.signal, client: options.client, requestId: options.log.requestId });
+  return { ...execution, logical: logged(core, call, options, started, execution.logical, true) };
+}
+
+/** Runs one call from request to logged outcome. Never rejects. */
+export function invoke(core: RuntimeCore, request: InvokeRequest, options: InvokeOptions): Promise<CallOutcome> {
+  const started = options.log.startedAt ?? performance.now();
+  try {
+    const call = prepare(core, request, options);
+    const kind = call.descriptor.kind;
+    // Host and job commands never take a slot; their targets (jobs) do.
+    if (options.admission && kind !== 'job' && kind !== 'host') return startAdmitted(core, call, options.admission, options).logical;
+    const { transport, signal, client } = options;
+    return logged(
+      core,
+      call,
+      options,
+      started,
+      executeCall(core, call, { transport, signal, client, requestId: options.log.requestId }),
+      false,
+    );
+  } catch (error) {
+    const outcome = rejected(error, request.commandId);
+    logCall(core, request.commandId, options, started, outcome, false);
+    return Promise.resolve(outcome);
   }
-  return record;
 }

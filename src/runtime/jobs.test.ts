@@ -9,7 +9,7 @@ function setup(options: { maxRecords?: number; maxActive?: number } = {}) {
   const executor = new Executor(core, options.maxActive ?? 32);
   let now = 1_000_000;
   const jobs = new JobRegistry({ maxRecords: options.maxRecords ?? 4, ttlMs: 1000, now: () => now });
-  const start = (id = 'test.gated') => jobs.start(`ah.${id}`, (jobId) => executor.start(prepare(id), { logParameters: {}, jobId }));
+  const start = (id = 'test.gated') => jobs.start(`ah.${id}`, () => executor.start(prepare(id)));
   return { gate, jobs, executor, start, advance: (ms: number) => (now += ms) };
 }
 

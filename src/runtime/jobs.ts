@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Notice } from '../catalog/descriptor.js';
 import { AhError, type Diagnostic, toDiagnostic } from '../errors.js';
 import type { Execution } from './executor.js';
-import type { CallOutcome, TerminalState } from './invoke.js';
+import type { CallOutcome, TerminalState } from './execute.js';
 
 export type JobState = 'running' | TerminalState;
 

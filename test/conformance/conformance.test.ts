@@ -2,7 +2,7 @@
 // baseline.yml (features AIHelper does not offer) may fail; the runner exits 1 on anything else,
 // including a baselined scenario that starts passing.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
@@ -12,6 +12,7 @@ import { tempDir } from '../helpers/tmp.js';
 const root = resolve(import.meta.dirname, '../..');
 const NODE22 = join(root, 'node_modules', 'node', 'bin', 'node');
 const RUNNER = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+// The suite's fixture tools, installed as an ordinary external plugin.
 const FIXTURES = join(root, 'test', 'fixtures', 'conformance', 'fixtures.mjs');
 
 let server: HttpServer | undefined;
@@ -22,7 +23,10 @@ afterEach(async () => {
 describe('MCP conformance 0.1.16', () => {
   it('passes every scenario outside the baseline', async () => {
     expect(existsSync(NODE22)).toBe(true);
-    server = await startHttpServer({ env: isolatedEnv({ AH_INTERNAL_MCP_FIXTURES: FIXTURES }).env });
+    const ah = isolatedEnv();
+    mkdirSync(join(ah.configDir, 'plugins'));
+    copyFileSync(FIXTURES, join(ah.configDir, 'plugins', 'conformance.mjs'));
+    server = await startHttpServer({ env: ah.env });
     const out = tempDir('ah-conformance-');
     const args = [
       RUNNER,

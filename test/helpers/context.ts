@@ -1,6 +1,7 @@
 /** A CommandContext for calling handlers directly in unit tests. */
 import type { CatalogView, CommandContext, HostApi, Notice } from '../../src/catalog/descriptor.js';
-import { compile } from '../../src/catalog/schema.js';
+import type { compile } from '../../src/catalog/schema.js';
+import { validateArguments } from '../../src/runtime/invoke.js';
 import { testVault } from './vault.js';
 
 export interface TestContext extends CommandContext {
@@ -45,9 +46,7 @@ export function testContext(overrides: Partial<CommandContext> & { cwd: string }
   };
 }
 
-/** A handler's arguments with the defaults of its input schema filled in, as prepareCall does. */
+/** A handler's arguments with the defaults of its input schema filled in, as the invoke path does. */
 export function withDefaults(schema: Parameters<typeof compile>[0], args: Record<string, unknown>): Record<string, unknown> {
-  const input = structuredClone(args);
-  compile(schema)(input);
-  return input;
+  return validateArguments({ id: 'test.handler', inputSchema: schema }, args);
 }

@@ -3,7 +3,7 @@ import { defineCommand, type DomainModule } from '../../src/catalog/descriptor.j
 import { defineCatalog } from '../../src/catalog/registry.js';
 import { RootObject, Type } from '../../src/catalog/schema.js';
 import type { CommandCompletedInput, EventLog } from '../../src/logging/types.js';
-import { prepareCall, type PreparedCall, type RuntimeCore } from '../../src/runtime/invoke.js';
+import { type PreparedCall, prepare as prepareCall, type RuntimeCore } from '../../src/runtime/invoke.js';
 import { LiveCatalog } from '../../src/runtime/live-catalog.js';
 import { testVault } from './vault.js';
 
@@ -91,6 +91,6 @@ export function testRuntime(gate: Gate, settingsPath = '/nonexistent/plugins.jso
   const log = memoryLog();
   const core: RuntimeCore = { snapshot: () => catalog.snapshot(), host: catalog, log, env: {} };
   const prepare = (id: string, args: Record<string, unknown> = {}, timeoutMs: number | null = null): PreparedCall =>
-    prepareCall(catalog.snapshot(), { commandId: id, arguments: args, defaults: { cwd: '/', limit: null, timeoutMs }, transport: 'mcp' });
+    prepareCall(core, { commandId: id, arguments: args }, { defaults: { cwd: '/', limit: null, timeoutMs }, transport: 'mcp' });
   return { catalog, core, log, prepare };
 }

@@ -61,6 +61,17 @@ describe('ai.info', () => {
     expect(mcp.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service']);
   });
 
+  it('renders a one-domain manual as that domain only, its host commands inside its section', async () => {
+    const ctx = await setup();
+    const text = info.render?.(await info.run({ domain: 'mcp' }, ctx)) ?? '';
+    expect(text.startsWith('## mcp — ')).toBe(true);
+    expect(text).not.toContain('Host commands');
+    expect(text).toContain('ah [--cwd PATH] [--limit N] mcp serve');
+    const git = info.render?.(await info.run({ domain: 'git' }, ctx)) ?? '';
+    expect(git.startsWith('## git — ')).toBe(true);
+    expect(git).not.toContain('mcp serve');
+  });
+
   it('refuses an unknown or disabled domain filter', async () => {
     const ctx = await setup(['file']);
     await expect(info.run({ domain: 'gti' }, ctx)).rejects.toMatchObject({ code: 'DOMAIN_NOT_FOUND', hint: "Did you mean 'git'?" });

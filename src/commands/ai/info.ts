@@ -3,7 +3,7 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
-import { argvForExample, usageFor } from './usage.js';
+import { argvForExample, usageFor } from '../../catalog/usage.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
 const EXAMPLE_ARGV = Closed({ description: Type.String(), argv: Type.Array(Type.String()) });
@@ -122,12 +122,14 @@ export const info = defineCommand({
     if (o.domain_filter === null) {
       lines.push('Global options:', ...o.global_options.map((g) => `  ${g.flag.padEnd(16)} ${g.description}`), '');
     }
-    if (o.host_commands.length > 0) {
-      lines.push('Host commands (CLI only):');
-      for (const h of o.host_commands) {
-        lines.push(`  ${h.usage}`, `    ${h.summary}`, ...h.examples.map((e) => `    e.g. ${e.command}   # ${e.description}`));
-      }
-      lines.push('');
+    const hostLines = (h: Output['host_commands'][number], suffix: string) => [
+      `  ${h.usage}`,
+      `    ${h.summary}${suffix}`,
+      ...h.examples.map((e) => `    e.g. ${e.command}   # ${e.description}`),
+    ];
+    // The whole manual lists host commands first; a one-domain manual is that domain's section only.
+    if (o.domain_filter === null && o.host_commands.length > 0) {
+      lines.push('Host commands (CLI only):', ...o.host_commands.flatMap((h) => hostLines(h, '')), '');
     }
     for (const p of o.plugins) {
       lines.push(`## ${p.domain} — ${p.description}`);
@@ -135,6 +137,7 @@ export const info = defineCommand({
         lines.push(`  ${c.usage}`, `    ${c.summary}`);
         for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellWord).join(' ')}   # ${e.description}`);
       }
+      if (o.domain_filter !== null) lines.push(...o.host_commands.flatMap((h) => hostLines(h, ' (CLI only)')));
       for (const note of p.notes) lines.push(`  note: ${note}`);
       lines.push('');
     }

@@ -5,7 +5,7 @@ import { BUILTIN_DOMAINS } from '../index.js';
 import { emptyGlobals } from '../../surfaces/cli/globals.js';
 import { parseCommandArgs } from '../../surfaces/cli/args.js';
 import { read } from '../file/read.js';
-import { argvForExample, commandWords, usageFor } from './usage.js';
+import { argvForExample, commandWords, usageFor } from '../../catalog/usage.js';
 
 const sample = {
   id: 'demo.do.thing',

@@ -130,6 +130,7 @@ export const check = defineCommand({
   ],
   cli: { rest: 'command' },
   render,
+  logOutcome: (o: Output) => ({ success: o.success, timed_out: o.timed_out, exit_code: o.exit_code }),
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const remaining = ctx.deadline - Date.now();
     const timeoutMs = Math.min(args.timeout_secs * 1000, Number.isFinite(remaining) ? Math.max(0, remaining) : Number.POSITIVE_INFINITY);

@@ -1,7 +1,7 @@
 /** Help text for root, domain and command, generated from the catalog (nothing kept by hand). */
 import type { CliHints, CredentialSlot, DomainInfo, Example } from '../../catalog/descriptor.js';
 import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
-import { argvForExample, usageFor } from '../../commands/ai/usage.js';
+import { argvForExample, usageFor } from '../../catalog/usage.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { kebab } from './args.js';
 import { paint, type Style } from './render.js';

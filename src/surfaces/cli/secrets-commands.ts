@@ -5,11 +5,10 @@
  */
 import { RootObject, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { completionRecord } from '../../runtime/invoke.js';
 import { enterValues } from '../../secrets/entry.js';
 import { createPrompter } from '../../secrets/prompt.js';
 import { SECRET_KINDS, type SecretKind, type SecretMetadata } from '../../secrets/types.js';
-import type { HostCliCommand, HostCliEnv } from './host-commands.js';
+import type { HostCliCommand, HostCliEnv } from './host-command.js';
 import { err, out, renderJson } from './render.js';
 
 const ID = Type.String({ minLength: 1, description: 'Record id (how commands and agents refer to it)' });
@@ -25,10 +24,9 @@ function metadataOnly(m: SecretMetadata): SecretMetadata {
   return { id: m.id, kind: m.kind, label: m.label, description: m.description };
 }
 
-/** Prints the result (metadata or the init outcome) and logs the completion with metadata only. */
-function finish(command: string, env: HostCliEnv, started: number, json: unknown, text: string, logged: Record<string, unknown>): number {
+/** Prints the result (metadata or the init outcome); the invoke path logs the call. */
+function finish(env: HostCliEnv, json: unknown, text: string): number {
   if (!env.quiet) out(env.json ? renderJson(json) : text);
-  env.log.commandCompleted(completionRecord(command, 'cli', logged, performance.now() - started, { ok: true }));
   return 0;
 }
 
@@ -52,9 +50,7 @@ async function prompted(kind: SecretKind, mode: 'create' | 'edit'): Promise<Reco
 }
 
 async function openInBrowser(
-  command: string,
   env: HostCliEnv,
-  started: number,
   request: { action: 'create' | 'edit'; id: string; kind?: string; label?: string; description?: string },
 ): Promise<number> {
   const { openSetup } = await import('../../secrets/setup-client.js');
@@ -68,7 +64,6 @@ async function openInBrowser(
         : 'Open this URL in a browser on this machine to enter the values (valid 10 minutes, once).',
     );
   }
-  env.log.commandCompleted(completionRecord(command, 'cli', { id: request.id, open: true }, performance.now() - started, { ok: true }));
   return 0;
 }
 
@@ -79,11 +74,10 @@ const init: HostCliCommand = {
   inputSchema: RootObject({}),
   examples: [{ description: 'Create the vault', arguments: {} }],
   async run(_input, env) {
-    const started = performance.now();
     const vault = env.catalog.vault;
     const { created } = await vault.init();
     const text = created ? `created the secrets vault: ${vault.path}` : `the secrets vault already exists: ${vault.path}`;
-    return finish('secrets.init', env, started, { path: vault.path, created }, text, { created });
+    return finish(env, { path: vault.path, created }, text);
   },
 };
 
@@ -99,13 +93,12 @@ const add: HostCliCommand = {
     { description: 'A database login entered in the browser', arguments: { id: 'billing', kind: 'postgres', open: true } },
   ],
   async run(input, env) {
-    const started = performance.now();
     const id = input.id as string;
     const kind = input.kind as SecretKind;
     const label = input.label as string | undefined;
     const description = input.description as string | undefined;
     if (input.open === true) {
-      return openInBrowser('secrets.add', env, started, {
+      return openInBrowser(env, {
         action: 'create',
         id,
         kind,
@@ -128,7 +121,7 @@ const add: HostCliCommand = {
     const saved = metadataOnly(
       await vault.add({ id, kind, ...(label !== undefined ? { label } : {}), description: description ?? null, values }),
     );
-    return finish('secrets.add', env, started, saved, `added secret '${saved.id}' (${saved.kind})`, { ...saved });
+    return finish(env, saved, `added secret '${saved.id}' (${saved.kind})`);
   },
 };
 
@@ -144,12 +137,11 @@ const edit: HostCliCommand = {
     { description: 'Relabel and re-enter values in the browser', arguments: { id: 'billing', label: 'Billing DB', open: true } },
   ],
   async run(input, env) {
-    const started = performance.now();
     const id = input.id as string;
     const label = input.label as string | undefined;
     const description = input.description as string | undefined;
     const labels = { ...(label !== undefined ? { label } : {}), ...(description !== undefined ? { description } : {}) };
-    if (input.open === true) return openInBrowser('secrets.edit', env, started, { action: 'edit', id, ...labels });
+    if (input.open === true) return openInBrowser(env, { action: 'edit', id, ...labels });
     requireTerminal('edit');
     const vault = env.catalog.vault;
     const current = (await vault.list()).find((s) => s.id === id);
@@ -163,7 +155,7 @@ const edit: HostCliCommand = {
     }
     const values = await prompted(current.kind, 'edit');
     const saved = metadataOnly(await vault.edit(id, { ...labels, values }));
-    return finish('secrets.edit', env, started, saved, `updated secret '${saved.id}' (${saved.kind})`, { ...saved });
+    return finish(env, saved, `updated secret '${saved.id}' (${saved.kind})`);
   },
 };
 
@@ -175,9 +167,8 @@ const remove: HostCliCommand = {
   cli: { positionals: ['id'] },
   examples: [{ description: 'Delete a record', arguments: { id: 'gh-main' } }],
   async run(input, env) {
-    const started = performance.now();
     const removed = metadataOnly(await env.catalog.vault.remove(input.id as string));
-    return finish('secrets.remove', env, started, removed, `removed secret '${removed.id}' (${removed.kind})`, { ...removed });
+    return finish(env, removed, `removed secret '${removed.id}' (${removed.kind})`);
   },
 };
 

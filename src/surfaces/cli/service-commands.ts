@@ -5,7 +5,8 @@
  */
 import type { Example } from '../../catalog/descriptor.js';
 import { RootObject, Type } from '../../catalog/schema.js';
-import type { HostCliCommand, HostCliEnv } from './host-commands.js';
+import { MAX_TIMEOUT_MS } from '../../runtime/context.js';
+import type { HostCliCommand, HostCliEnv } from './host-command.js';
 import { out, renderJson } from './render.js';
 
 type Verb = 'install' | 'start' | 'stop' | 'restart' | 'status' | 'uninstall';
@@ -72,7 +73,7 @@ const installSchema = RootObject({
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'HTTP port on 127.0.0.1 (default 8787)' })),
   max_active: Type.Optional(Type.Integer({ minimum: 1, description: 'Execution slots (default 32)' })),
   default_timeout_ms: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Timeout for calls without context.timeout_ms (default 300000)' }),
+    Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'Timeout for calls without context.timeout_ms (default 300000)' }),
   ),
   no_start: Type.Optional(Type.Boolean({ description: 'Register or reconcile only; start or stop no process' })),
 });

@@ -1,11 +1,11 @@
 /** Outcome → MCP CallToolResult. Only protocol problems become JSON-RPC errors elsewhere. */
-import type { Notice } from '../../catalog/descriptor.js';
+import type { Notice, ToolContent } from '../../catalog/descriptor.js';
 import { toDiagnostic } from '../../errors.js';
-import { DIAGNOSTIC_META, EXECUTION_META } from './tools.js';
+import { DIAGNOSTIC_META, EXECUTION_META } from './tool-definition.js';
 
 export interface ToolResult {
   [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
+  content: ToolContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Record<string, unknown>;
@@ -23,7 +23,13 @@ function repeatsField(data: Record<string, unknown>, text: string): boolean {
   return false;
 }
 
-export function successResult(data: Record<string, unknown>, requestId: string, text?: string, notices?: readonly Notice[]): ToolResult {
+export function successResult(
+  data: Record<string, unknown>,
+  requestId: string,
+  text?: string,
+  notices?: readonly Notice[],
+  content?: readonly ToolContent[],
+): ToolResult {
   const execution: Record<string, unknown> = { request_id: requestId };
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts skip the byte count.
   if (
@@ -35,7 +41,8 @@ export function successResult(data: Record<string, unknown>, requestId: string, 
     execution.text = text;
   if (notices && notices.length > 0) execution.notices = notices;
   return {
-    content: [{ type: 'text', text: JSON.stringify(data) }],
+    // A command that builds its own content (an image, a resource) replaces the JSON text block.
+    content: content ? [...content] : [{ type: 'text', text: JSON.stringify(data) }],
     structuredContent: data,
     _meta: { [EXECUTION_META]: execution },
   };

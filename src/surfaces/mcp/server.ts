@@ -3,9 +3,10 @@
  * core (catalog, executor, jobs, log). Our JSON Schemas are served as they are.
  */
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { ClientChannel } from '../../runtime/invoke.js';
 import { VERSION } from '../../version.js';
 import { type CallMeta, callTool, type McpCore, UnknownToolError } from './call.js';
-import { type ToolList, toolList } from './tools.js';
+import { type ToolList, toolList } from './tool-definition.js';
 
 const PROGRESS_INTERVAL_MS = 1000;
 let executionSequence = 0;
@@ -16,32 +17,20 @@ export function requestIdFor(id: string | number): string {
   return `${typeof id === 'number' ? `mcp:n:${id}` : `mcp:s:${id}`}:e:${executionSequence}`;
 }
 
-/** A tools/list result and its JSON text, made once per catalog revision (per ToolList). */
-interface ListResult {
-  result: { tools: unknown[] };
-  json: string;
-}
-
-const listResults = new WeakMap<McpCore, WeakMap<ToolList, ListResult>>();
+/** The tools/list result of a tool list (one per catalog revision), serialised once. */
+const listResults = new WeakMap<ToolList, { tools: unknown[] }>();
 /** Result object → its JSON, for transports that can write the text as it is (stdio). */
 const serializedResults = new WeakMap<object, string>();
 
-function listResult(core: McpCore): ListResult {
+function listResult(core: McpCore): { tools: unknown[] } {
   const list = toolList(core.catalog.snapshot());
-  let perCore = listResults.get(core);
-  if (!perCore) {
-    perCore = new WeakMap();
-    listResults.set(core, perCore);
+  let result = listResults.get(list);
+  if (!result) {
+    result = { tools: list.tools };
+    listResults.set(list, result);
+    serializedResults.set(result, JSON.stringify(result));
   }
-  let cached = perCore.get(list);
-  if (!cached) {
-    const fixtures = core.fixtures;
-    const result = { tools: fixtures ? [...list.tools, ...fixtures.tools] : list.tools };
-    cached = { result, json: JSON.stringify(result) };
-    perCore.set(list, cached);
-    serializedResults.set(result, cached.json);
-  }
-  return cached;
+  return result;
 }
 
 /**
@@ -55,26 +44,35 @@ export function preserializedResult(result: unknown): string | undefined {
 type Notify = (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
 
 /**
- * Progress for calls that carry a progress token: nothing for the first second, then at most one
- * notification per second, carrying the handler's latest message (or the elapsed time).
+ * Progress for calls that carry a progress token. Free text: nothing for the first second, then at
+ * most one notification per second with the handler's latest message (or the elapsed time).
+ * Numeric steps from the handler go out at once, and from then on the handler owns the numbers.
  */
-function progressReporter(token: string | number | undefined, notify: Notify): { onProgress?: (m: string) => void; stop: () => void } {
+function progressReporter(token: string | number | undefined, notify: Notify): { progress?: ClientChannel['progress']; stop: () => void } {
   if (token === undefined) return { stop: () => undefined };
   const started = Date.now();
   let latest: string | undefined;
-  let count = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  let stepped = false;
   let stopped = false;
+  const send = (progress: number, message: string | undefined, total?: number) => {
+    last = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && message !== '') params.message = message;
+    notify({ method: 'notifications/progress', params }).catch(() => undefined);
+  };
   const timer = setInterval(() => {
-    if (stopped) return;
-    count += 1;
-    const seconds = Math.round((Date.now() - started) / 1000);
-    const message = latest ?? `running for ${seconds} s`;
-    notify({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } }).catch(() => undefined);
+    if (stopped || stepped) return;
+    send(Math.max(0, last) + 1, latest ?? `running for ${Math.round((Date.now() - started) / 1000)} s`);
   }, PROGRESS_INTERVAL_MS);
   timer.unref();
   return {
-    onProgress: (m) => {
-      latest = m;
+    progress: (message, step) => {
+      latest = message;
+      if (step === undefined || stopped || !Number.isFinite(step.progress) || step.progress <= last) return;
+      stepped = true;
+      send(step.progress, message, step.total);
     },
     stop: () => {
       stopped = true;
@@ -84,7 +82,6 @@ function progressReporter(token: string | number | undefined, notify: Notify): {
 }
 
 export function createServer(core: McpCore): Server {
-  const fixtures = core.fixtures;
   const server = new Server(
     { name: 'aihelper', version: VERSION },
     {
@@ -94,15 +91,16 @@ export function createServer(core: McpCore): Server {
     },
   );
   // The result object is shared by every request of one catalog revision: nothing may mutate it.
-  server.setRequestHandler('tools/list', async () => listResult(core).result as never);
+  server.setRequestHandler('tools/list', async () => listResult(core) as never);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const params = request.params as { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
-    if (fixtures?.tools.some((t) => t.name === params.name)) {
-      return ((await fixtures.call(params.name, params.arguments, ctx)) ?? { content: [] }) as never;
-    }
     const progress = progressReporter(params._meta?.progressToken ?? ctx.mcpReq._meta?.progressToken, ctx.mcpReq.notify as Notify);
-    const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal };
-    if (progress.onProgress) meta.onProgress = progress.onProgress;
+    const client: ClientChannel = {
+      progress: progress.progress,
+      log: (level, message) => void ctx.mcpReq.log(level, message).catch(() => undefined),
+      releaseStream: () => ctx.http?.closeSSE?.(),
+    };
+    const meta: CallMeta = { requestId: requestIdFor(ctx.mcpReq.id), signal: ctx.mcpReq.signal, client };
     try {
       return (await callTool(core, params.name, params.arguments ?? {}, meta)) as never;
     } catch (error) {

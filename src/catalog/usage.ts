@@ -2,8 +2,8 @@
  * Usage lines and example argv derived from a descriptor's input schema and CLI hints. Pure and
  * dependency-free (only catalog types), so the CLI help can share it with `ai.info`.
  */
-import type { CliHints } from '../../catalog/descriptor.js';
-import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
+import type { CliHints } from './descriptor.js';
+import { type JsonSchema, type TSchema, toJsonSchema } from './schema.js';
 
 interface UsageSource {
   id: string;

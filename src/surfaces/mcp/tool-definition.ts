@@ -1,12 +1,14 @@
 /**
- * Descriptor → MCP tool. The list is built and serialised once per catalog snapshot revision, not
- * per request.
+ * Command → MCP tool, for every tool the server publishes: catalog commands and the reserved job
+ * tools, from the same descriptor fields and effects. The list is built and serialised once per
+ * catalog snapshot revision, not per request.
  */
 import type { CommandDescriptor } from '../../catalog/descriptor.js';
 import type { CatalogSnapshot } from '../../catalog/registry.js';
 import { type JsonSchema, toJsonSchema } from '../../catalog/schema.js';
+import { MAX_TIMEOUT_MS } from '../../runtime/context.js';
 import { credentialParagraph, credentialsSchema } from '../../runtime/credentials.js';
-import { JOB_TOOLS } from './job-tools.js';
+import { jobCommands } from '../../runtime/job-commands.js';
 
 export const RISK_META = 'dev.aihelper/risk';
 export const EXECUTION_META = 'dev.aihelper/execution';
@@ -33,7 +35,7 @@ export const CONTEXT_SCHEMA: JsonSchema = {
   properties: {
     cwd: { type: 'string', minLength: 1 },
     limit: { type: 'integer', minimum: 1 },
-    timeout_ms: { type: 'integer', minimum: 1 },
+    timeout_ms: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS },
   },
   additionalProperties: false,
 };
@@ -46,10 +48,13 @@ export function toolName(id: string): string {
   return `ah.${id}`;
 }
 
-function describe(d: CommandDescriptor): string {
+/** Job tools manage the server's own jobs: no working directory, no per-call context. */
+type ToolSource = CommandDescriptor & { kind?: 'command' | 'host' | 'job' };
+
+function describe(d: ToolSource): string {
   const parts = [d.description.trim()];
   // A command stateless for some inputs only still needs the directory for the others.
-  parts.push(d.stateless === true ? CWD_LINE : `${CWD_LINE} ${HTTP_CWD_LINE}`);
+  if (d.kind !== 'job') parts.push(d.stateless === true ? CWD_LINE : `${CWD_LINE} ${HTTP_CWD_LINE}`);
   if (d.credentialSlots && d.credentialSlots.length > 0) parts.push(credentialParagraph(d.credentialSlots));
   if (d.examples.length > 0) {
     parts.push(['Examples:', ...d.examples.map((e) => `- ${e.description}: ${JSON.stringify(e.arguments)}`)].join('\n'));
@@ -58,17 +63,20 @@ function describe(d: CommandDescriptor): string {
   return parts.join('\n\n');
 }
 
-export function descriptorTool(d: CommandDescriptor): ToolDefinition {
+export function descriptorTool(d: ToolSource): ToolDefinition {
   const input = toJsonSchema(d.inputSchema);
   const slots = d.credentialSlots ?? [];
-  const properties: Record<string, unknown> = { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA };
-  const inputSchema: JsonSchema = { ...input, properties };
-  if (slots.length > 0) {
-    properties.credentials = credentialsSchema(slots);
-    if (slots.some((s) => s.required)) inputSchema.required = [...((input.required as string[] | undefined) ?? []), 'credentials'];
+  let inputSchema = input;
+  if (d.kind !== 'job') {
+    const properties: Record<string, unknown> = { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA };
+    inputSchema = { ...input, properties };
+    if (slots.length > 0) {
+      properties.credentials = credentialsSchema(slots);
+      if (slots.some((s) => s.required)) inputSchema.required = [...((input.required as string[] | undefined) ?? []), 'credentials'];
+    }
   }
   return {
-    name: toolName(d.id),
+    name: d.mcp?.name ?? toolName(d.id),
     title: d.title,
     description: describe(d),
     inputSchema,
@@ -95,20 +103,24 @@ export function descriptorTool(d: CommandDescriptor): ToolDefinition {
 export interface ToolList {
   revision: number;
   tools: ToolDefinition[];
-  byName: Map<string, { tool: ToolDefinition; descriptor?: CommandDescriptor }>;
+  /** Published tool name → the command id it runs. */
+  byName: Map<string, string>;
 }
 
+const JOB_TOOLS = jobCommands().map((d) => ({ id: d.id, tool: descriptorTool(d) }));
 const cache = new WeakMap<CatalogSnapshot, ToolList>();
 
 /** Every enabled catalog command plus the four job tools, sorted by name; cached per snapshot. */
 export function toolList(snapshot: CatalogSnapshot): ToolList {
   const cached = cache.get(snapshot);
   if (cached) return cached;
-  const byName = new Map<string, { tool: ToolDefinition; descriptor?: CommandDescriptor }>();
-  for (const d of snapshot.enabled()) byName.set(toolName(d.id), { tool: descriptorTool(d), descriptor: d });
-  for (const tool of JOB_TOOLS) byName.set(tool.name, { tool });
-  const tools = [...byName.values()].map((e) => e.tool).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const list: ToolList = { revision: snapshot.revision, tools, byName };
+  const entries = [...snapshot.enabled().map((d) => ({ id: d.id, tool: descriptorTool(d) })), ...JOB_TOOLS];
+  entries.sort((a, b) => (a.tool.name < b.tool.name ? -1 : 1));
+  const list: ToolList = {
+    revision: snapshot.revision,
+    tools: entries.map((e) => e.tool),
+    byName: new Map(entries.map((e) => [e.tool.name, e.id])),
+  };
   cache.set(snapshot, list);
   return list;
 }

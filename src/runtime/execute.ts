@@ -1,0 +1,227 @@
+/**
+ * Runs one prepared call under its deadline and AbortSignal and checks its output. Settles at
+ * logical completion: the handler's result, or at once on cancellation or timeout (a late handler
+ * result is then ignored). Only runtime/invoke.ts and the executor call this.
+ */
+import type { ClientLogLevel, CommandContext, CommandDescriptor, HostApi, Notice, ToolContent } from '../catalog/descriptor.js';
+import type { CatalogSnapshot } from '../catalog/registry.js';
+import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
+import { contentProblem } from '../catalog/tool-content.js';
+import { AhError, internalError } from '../errors.js';
+import type { EventLog } from '../logging/types.js';
+import type { Env } from '../platform/paths.js';
+import type { ResolvedContext } from './context.js';
+import { type CredentialIds, resolveCredentials } from './credentials.js';
+
+/**
+ * Anything the invoke path runs: a catalog command, or one the host adds beside the catalog (the
+ * job tools of a server, the CLI's host commands). Every catalog descriptor is one.
+ */
+export interface Callable
+  extends Pick<CommandDescriptor, 'id' | 'inputSchema' | 'credentialSlots' | 'stateless' | 'render' | 'logOutcome' | 'mcp' | 'run'> {
+  /** Checked against every successful output when present (catalog commands always have one). */
+  outputSchema?: TSchema | JsonSchema;
+  /** How argument errors read: command arguments (default), CLI options (host), job tools (exit hint 2). */
+  kind?: 'command' | 'host' | 'job';
+}
+
+export interface RuntimeCore {
+  snapshot(): CatalogSnapshot;
+  host: HostApi;
+  log: EventLog;
+  /** Environment handed to child processes. */
+  env: Env;
+  /** Commands the host adds beside the catalog; always enabled, looked up first. */
+  extra?: ReadonlyMap<string, Callable>;
+}
+
+export interface PreparedCall {
+  descriptor: Callable;
+  input: Record<string, unknown>;
+  context: ResolvedContext;
+  /** Checked slot → record id mapping; values are read only when the call runs. */
+  credentialIds: CredentialIds;
+}
+
+export type TerminalState = 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export type CallOutcome =
+  | {
+      ok: true;
+      state: 'succeeded';
+      data: Record<string, unknown>;
+      notices: Notice[];
+      text?: string;
+      /** MCP content blocks the command built from its output (descriptor `mcp.content`). */
+      content?: readonly ToolContent[];
+      executionMs: number;
+    }
+  | { ok: false; state: Exclude<TerminalState, 'succeeded'>; error: AhError; executionMs: number };
+
+/** What a surface can pass on to the client while a call runs (MCP progress, log, stream). */
+export interface ClientChannel {
+  progress?(message: string, step?: { progress: number; total?: number }): void;
+  log?(level: ClientLogLevel, message: string): void;
+  releaseStream?(): void;
+}
+
+export interface ExecuteOptions {
+  transport: 'cli' | 'mcp';
+  /** External cancellation (protocol cancel, job cancel, shutdown). */
+  signal?: AbortSignal | undefined;
+  client?: ClientChannel | undefined;
+  requestId?: string | undefined;
+  /** Called once the handler has physically finished, even after a logical cancel or timeout. */
+  onPhysicalEnd?: () => void;
+  /**
+   * Receives, synchronously, a function that cancels this call like an abort of `signal` with that
+   * reason (no-op once the call has completed). Lets the executor cancel without a second signal.
+   */
+  onCancelHandle?: (cancel: (reason: AhError) => void) => void;
+}
+
+const NO_RESOLVED_CREDENTIALS: CommandContext['credentials'] = Object.freeze({});
+
+function abortReason(signal: AbortSignal): AhError {
+  const reason = signal.reason as unknown;
+  if (reason instanceof AhError) return reason;
+  return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
+}
+
+export function executeCall(core: RuntimeCore, call: PreparedCall, options: ExecuteOptions): Promise<CallOutcome> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const { timeoutMs } = call.context;
+  const deadline = timeoutMs === null ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+  const notices: Notice[] = [];
+  const elapsed = () => Math.round(performance.now() - started);
+
+  return new Promise<CallOutcome>((settle) => {
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (outcome: CallOutcome) => {
+      if (done) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onExternalAbort);
+      settle(outcome);
+    };
+    const stop = (error: AhError, state: 'cancelled' | 'timed_out') => {
+      if (!controller.signal.aborted) controller.abort(error);
+      finish({ ok: false, state, error, executionMs: elapsed() });
+    };
+    const onExternalAbort = () => {
+      const error = abortReason(options.signal as AbortSignal);
+      stop(error, error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
+    };
+    if (options.signal?.aborted) {
+      onExternalAbort();
+      options.onPhysicalEnd?.();
+      return;
+    }
+    options.signal?.addEventListener('abort', onExternalAbort, { once: true });
+    options.onCancelHandle?.((reason) => {
+      if (!done) stop(reason, reason.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
+    });
+    if (timeoutMs !== null) {
+      timer = setTimeout(() => {
+        stop(
+          new AhError({
+            code: 'EXECUTION_TIMEOUT',
+            message: `${call.descriptor.id} did not finish within ${timeoutMs} ms`,
+            hint: 'Raise context.timeout_ms or narrow the request.',
+            retryable: true,
+            operation: 'execution',
+          }),
+          'timed_out',
+        );
+      }, timeoutMs);
+      timer.unref?.();
+    }
+
+    const context = (credentials: CommandContext['credentials']): CommandContext => ({
+      cwd: call.context.cwd,
+      limit: call.context.limit,
+      signal: controller.signal,
+      deadline,
+      env: core.env,
+      credentials,
+      notice: (n) => notices.push(n),
+      progress: (message, step) => options.client?.progress?.(message, step),
+      log: (level, message) => options.client?.log?.(level, message),
+      releaseStream: () => options.client?.releaseStream?.(),
+      host: core.host,
+      transport: options.transport,
+      requestId: options.requestId,
+    });
+    let physical: Promise<unknown>;
+    if (Object.keys(call.credentialIds).length > 0) {
+      // Values are read at the last moment and handed to the handler only.
+      physical = resolveCredentials(call.descriptor, call.credentialIds, core.host.vault).then((credentials) =>
+        controller.signal.aborted ? undefined : call.descriptor.run(call.input, context(credentials)),
+      );
+    } else {
+      try {
+        physical = call.descriptor.run(call.input, context(NO_RESOLVED_CREDENTIALS));
+      } catch (error) {
+        physical = Promise.reject(error);
+      }
+    }
+    physical
+      .then(
+        (data) => {
+          if (done) return;
+          // A result that breaks the output schema, or content that is not MCP content, is the command's bug.
+          const violation = (what: string, cause: string) =>
+            finish({
+              ok: false,
+              state: 'failed',
+              error: new AhError({
+                code: 'OUTPUT_SCHEMA_VIOLATION',
+                message: `${call.descriptor.id} produced ${what}`,
+                cause,
+                operation: call.descriptor.id,
+              }),
+              executionMs: elapsed(),
+            });
+          const schema = call.descriptor.outputSchema;
+          const validate = schema === undefined ? undefined : compile(schema);
+          if (validate && !validate(data))
+            return violation('output that does not match its schema', describeErrors(validate.errors, 'output'));
+          const outcome: CallOutcome = {
+            ok: true,
+            state: 'succeeded',
+            data: data as Record<string, unknown>,
+            notices,
+            executionMs: elapsed(),
+          };
+          const build = options.transport === 'mcp' ? call.descriptor.mcp?.content : undefined;
+          if (build) {
+            let problem: string | undefined;
+            try {
+              outcome.content = build(data);
+              problem = contentProblem(outcome.content);
+            } catch (error) {
+              problem = `building the content failed: ${error instanceof Error ? error.message : String(error)}`;
+            }
+            if (problem !== undefined) return violation('content that is not valid MCP content', problem);
+          }
+          if (call.descriptor.render) {
+            try {
+              outcome.text = call.descriptor.render(data);
+            } catch {
+              // A rendering bug must not lose a valid result; the JSON is still there.
+            }
+          }
+          finish(outcome);
+        },
+        (error: unknown) => {
+          finish({ ok: false, state: 'failed', error: internalError(error), executionMs: elapsed() });
+        },
+      )
+      .finally(() => {
+        if (timer) clearTimeout(timer);
+        options.onPhysicalEnd?.();
+      });
+  });
+}
