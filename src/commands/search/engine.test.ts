@@ -149,6 +149,33 @@ describe('search engine', () => {
     }
   }
 
+  it('tests the entries of a directory a later layer takes back on their own, as ripgrep does', async () => {
+    // Checked against ripgrep 15: `rg --no-config -l hit` lists exactly these files.
+    const root = tempDir();
+    mkdirSync(join(root, '.git'));
+    write(root, {
+      '.gitignore': 'build/\nbuild/drop.txt\nsub/\ngen/\n',
+      '.ignore': '!build/\n',
+      'build/keep.txt': 'hit',
+      'build/drop.txt': 'hit',
+      'build/sub/x.txt': 'hit',
+      'src/.ignore': '!gen/\n',
+      'src/gen/y.txt': 'hit',
+      'src/gen/deeper/z.txt': 'hit',
+      'src/a.txt': 'hit',
+    });
+    const expected = ['build/keep.txt', 'src/a.txt', 'src/gen/deeper/z.txt', 'src/gen/y.txt'];
+    for (const run of [
+      { participate: true, workers: 0 },
+      { participate: false, workers: 2, pool },
+    ]) {
+      expect((await engineFiles(root, false, [], run)).files).toEqual(expected);
+    }
+    // A root under a directory its parent's rules ignore: searched, and the rules still apply inside.
+    const inner = await engineFiles(join(root, 'build'), false, [], { participate: true, workers: 0 });
+    expect(inner.files).toEqual(['keep.txt']);
+  });
+
   it('finishes the units of a worker that dies, on the calling thread', async () => {
     const root = fixture(true);
     const expected = (await engineFiles(root, false, [], { participate: true, workers: 0 })).files;
