@@ -1,7 +1,9 @@
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runAh } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AH_BIN, isolatedEnv, runAh } from '../helpers/cli.js';
+import { connectStdio, type StdioServer, waitFor } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
 
 function write(root: string, files: Record<string, string | Buffer>): void {
@@ -138,5 +140,121 @@ describe('explicit roots', () => {
     expect((await search(dir, ['hit'])).matches.map((m) => m.path)).toEqual(['src/b.txt']);
     // The named root is searched; the parent's other rules (dist/) still apply below it.
     expect((await search(dir, ['hit', 'vendor/lib'])).matches.map((m) => m.path)).toEqual(['vendor/lib/a.txt']);
+  });
+});
+
+/** A tree where `(a+)+$` backtracks for ever: one long line of 'a's followed by '!'. */
+function hostileTree(): string {
+  const dir = tempDir();
+  write(dir, { 'long.txt': `${'a'.repeat(10_000)}!\n`, 'ok.txt': 'the needle\n' });
+  return dir;
+}
+
+/** CPU clock ticks (user + system) a thread or process has used, from /proc. */
+function cpuTicks(statPath: string): number {
+  try {
+    const fields = readFileSync(statPath, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The `count` threads of `pid` that used the most CPU over `ms` (only those that used any). */
+async function busiestThreads(pid: number, count: number, ms: number): Promise<string[]> {
+  const tasks = () => readdirSync(`/proc/${pid}/task`);
+  const before = new Map(tasks().map((tid) => [tid, cpuTicks(`/proc/${pid}/task/${tid}/stat`)]));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return tasks()
+    .map((tid) => ({ tid, used: cpuTicks(`/proc/${pid}/task/${tid}/stat`) - (before.get(tid) ?? 0) }))
+    .filter((t) => t.used > 0)
+    .sort((a, b) => b.used - a.used)
+    .slice(0, count)
+    .map((t) => t.tid);
+}
+
+type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, Record<string, unknown>> };
+
+describe('catastrophic regexes', () => {
+  const open: StdioServer[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+  });
+
+  async function serve(dir: string, env: NodeJS.ProcessEnv) {
+    const s = await connectStdio([], { cwd: dir, env });
+    open.push(s);
+    const search = (args: Record<string, unknown>, timeoutMs: number) =>
+      s.client.callTool(
+        { name: 'ah.search.text', arguments: { ...args, context: { cwd: dir, timeout_ms: timeoutMs } } },
+        { timeout: 60_000 },
+      ) as Promise<ToolResult>;
+    return { pid: s.transport.pid as number, search };
+  }
+
+  it('over MCP: two time out, the threads stuck in them end, and the next search answers', async () => {
+    const dir = hostileTree();
+    const { pid, search } = await serve(dir, isolatedEnv().env);
+    const hostile = [search({ pattern: '(a+)+$', regex: true }, 2500), search({ pattern: '(a+)+$', regex: true }, 2500)];
+    // The server's threads that burn the CPU while both run (its worker threads, stuck in the match).
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const stuck = await busiestThreads(pid, 2, 800);
+    const outcomes = await Promise.all(hostile);
+    expect(outcomes.map((o) => o._meta?.['dev.aihelper/diagnostic']?.code)).toEqual(['EXECUTION_TIMEOUT', 'EXECUTION_TIMEOUT']);
+    const next = await search({ pattern: 'needle' }, 20_000);
+    expect(next.isError ?? false).toBe(false);
+    expect(next.structuredContent).toMatchObject({ match_count: 1, matches: [{ path: 'ok.txt', line: 1, column: 5 }] });
+    expect(stuck.length).toBe(2);
+    await waitFor(() => stuck.every((tid) => !existsSync(`/proc/${pid}/task/${tid}`)));
+  });
+
+  it('over MCP without workers: the server thread stops at the deadline and answers the next call', async () => {
+    const dir = hostileTree();
+    const { search } = await serve(dir, isolatedEnv({ AH_SEARCH_WORKERS: '0' }).env);
+    const hostile = await search({ pattern: '(a+)+$', regex: true }, 1000);
+    expect(hostile._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'EXECUTION_TIMEOUT' });
+    const next = await search({ pattern: 'needle' }, 20_000);
+    expect(next.structuredContent).toMatchObject({ match_count: 1, matches: [{ path: 'ok.txt', line: 1, column: 5 }] });
+  });
+
+  it('from the CLI: Ctrl-C stops a search inside a match', async () => {
+    const dir = hostileTree();
+    const child = spawn(process.execPath, [AH_BIN, '--json', 'search', 'text', '(a+)+$', '--regex'], {
+      cwd: dir,
+      env: isolatedEnv().env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    try {
+      // Half a second of CPU: well past start-up, inside the match.
+      await waitFor(() => cpuTicks(`/proc/${child.pid}/stat`) >= 50, 20_000);
+      child.kill('SIGINT');
+      expect(await exited).not.toBeNull();
+      expect(JSON.parse(stderr)).toMatchObject({ code: 'EXECUTION_CANCELLED' });
+    } finally {
+      clearTimeout(kill);
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('numeric inputs', () => {
+  it('have maximums', async () => {
+    const dir = tempDir();
+    write(dir, { 'a.txt': 'hit\n' });
+    for (const args of [
+      ['--context', '1001'],
+      ['--max-bytes', String(64 * 1024 * 1024 + 1)],
+    ]) {
+      const r = await runAh(['--json', 'search', 'text', 'hit', ...args], { cwd: dir });
+      expect(r.code).not.toBe(0);
+      expect(r.errorJson().code).toMatch(/^INVALID_/);
+    }
+    expect((await search(dir, ['hit', '--context', '1000', '--max-bytes', String(64 * 1024 * 1024)])).match_count).toBe(1);
   });
 });

@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { AhError } from '../../errors.js';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testContext, withDefaults } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { planSearch, type UnitResult } from './engine.js';
 import { createSpec } from './matcher.js';
+import { runInterruptible } from './interruptible.js';
 import { runJob, SearchWorkers } from './parallel.js';
 import { resolveRoots } from './roots.js';
 import { text } from './text.js';
@@ -149,6 +151,33 @@ describe('search engine', () => {
     }
   }
 
+  it('tests the entries of a directory a later layer takes back on their own, as ripgrep does', async () => {
+    // Checked against ripgrep 15: `rg --no-config -l hit` lists exactly these files.
+    const root = tempDir();
+    mkdirSync(join(root, '.git'));
+    write(root, {
+      '.gitignore': 'build/\nbuild/drop.txt\nsub/\ngen/\n',
+      '.ignore': '!build/\n',
+      'build/keep.txt': 'hit',
+      'build/drop.txt': 'hit',
+      'build/sub/x.txt': 'hit',
+      'src/.ignore': '!gen/\n',
+      'src/gen/y.txt': 'hit',
+      'src/gen/deeper/z.txt': 'hit',
+      'src/a.txt': 'hit',
+    });
+    const expected = ['build/keep.txt', 'src/a.txt', 'src/gen/deeper/z.txt', 'src/gen/y.txt'];
+    for (const run of [
+      { participate: true, workers: 0 },
+      { participate: false, workers: 2, pool },
+    ]) {
+      expect((await engineFiles(root, false, [], run)).files).toEqual(expected);
+    }
+    // A root under a directory its parent's rules ignore: searched, and the rules still apply inside.
+    const inner = await engineFiles(join(root, 'build'), false, [], { participate: true, workers: 0 });
+    expect(inner.files).toEqual(['keep.txt']);
+  });
+
   it('finishes the units of a worker that dies, on the calling thread', async () => {
     const root = fixture(true);
     const expected = (await engineFiles(root, false, [], { participate: true, workers: 0 })).files;
@@ -218,5 +247,102 @@ describe('search.text on the engine', () => {
     const started = performance.now();
     await expect(running).rejects.toThrow('caller gave up');
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+/** A tree where `(a+)+$` backtracks for ever: one long line of 'a's followed by '!'. */
+function hostileTree(): string {
+  const root = tempDir();
+  write(root, { 'long.txt': `${'a'.repeat(10_000)}!\n`, 'ok.txt': 'the needle\n' });
+  return root;
+}
+
+/** A search job over `root` and a signal that times out as the executor's does (EXECUTION_TIMEOUT). */
+async function searchJob(root: string, pattern: string, regex: boolean, timeoutMs: number) {
+  const spec = createSpec(pattern, { regex, ignoreCase: false, maxBytes: 1 << 20, context: 0, maxHits: Number.POSITIVE_INFINITY });
+  const plan = planSearch(await resolveRoots(root, []), { cwd: root, spec, globs: [], followSymlinks: false, env: {} });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AhError({ code: 'EXECUTION_TIMEOUT', message: 'timed out' })), timeoutMs);
+  return { job: plan.job, signal: controller.signal, deadline: Date.now() + timeoutMs, done: () => clearTimeout(timer) };
+}
+
+/** Polls `condition` every 20 ms, at most 10 s. */
+async function eventually(condition: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}
+
+const timeoutCode = (error: unknown) => (error as AhError).code;
+
+describe('catastrophic regexes', () => {
+  it('time out; the workers stuck in them are replaced, and the next search runs normally', async () => {
+    const pool = new SearchWorkers(2, WORKER);
+    try {
+      const root = hostileTree();
+      const runs = await Promise.all([searchJob(root, '(a+)+$', true, 400), searchJob(root, '(a+)+$', true, 400)]);
+      const settled = await Promise.allSettled(
+        runs.map((r) => runJob(r.job, { participate: false, workers: 2, pool, budget: Number.POSITIVE_INFINITY, ...r })),
+      );
+      for (const r of runs) r.done();
+      expect(settled.map((s) => (s.status === 'rejected' ? timeoutCode(s.reason) : 'resolved'))).toEqual([
+        'EXECUTION_TIMEOUT',
+        'EXECUTION_TIMEOUT',
+      ]);
+      const stuck = pool.threadIds;
+      const next = await searchJob(root, 'needle', false, 10_000);
+      const results = await runJob(next.job, { participate: false, workers: 2, pool, budget: Number.POSITIVE_INFINITY, ...next });
+      next.done();
+      expect(results.flatMap((u) => u.matches).map((m) => [m.path, m.line, m.column])).toEqual([['ok.txt', 1, 5]]);
+      // It ran on new workers: none of the threads that were stuck is in the pool.
+      expect(pool.replacedCount).toBe(2);
+      expect(stuck.length).toBeGreaterThan(0);
+      expect(pool.threadIds.length).toBeGreaterThan(0);
+      expect(pool.threadIds.filter((id) => stuck.includes(id))).toEqual([]);
+      expect(pool.failureCount).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('terminate a worker that ignores stop requests', async () => {
+    const dir = tempDir();
+    const tidFile = join(dir, 'tid');
+    // Reports its Linux thread id, then spins without ever looking at the job's cancel flag.
+    writeFileSync(
+      join(dir, 'spins.cjs'),
+      `const fs = require('node:fs');
+require('node:worker_threads').parentPort.on('message', () => {
+  fs.writeFileSync(${JSON.stringify(tidFile)}, fs.readlinkSync('/proc/thread-self').split('/').pop());
+  for (;;) {}
+});
+`,
+    );
+    const pool = new SearchWorkers(1, join(dir, 'spins.cjs'));
+    try {
+      const run = await searchJob(hostileTree(), 'needle', false, 300);
+      await expect(runJob(run.job, { participate: false, workers: 1, pool, budget: Number.POSITIVE_INFINITY, ...run })).rejects.toThrow(
+        'timed out',
+      );
+      run.done();
+      expect(await eventually(() => existsSync(tidFile))).toBe(true);
+      const thread = `/proc/self/task/${readFileSync(tidFile, 'utf8')}`;
+      expect(await eventually(() => !existsSync(thread))).toBe(true);
+      expect(pool.replacedCount).toBe(1);
+      expect(pool.failureCount).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stop on the calling thread at the deadline', async () => {
+    const run = await searchJob(hostileTree(), '(a+)+$', true, 300);
+    const error = await runJob(run.job, { participate: true, workers: 0, budget: Number.POSITIVE_INFINITY, ...run }).catch((e) => e);
+    run.done();
+    expect(timeoutCode(error)).toBe('EXECUTION_TIMEOUT');
+    // The guard itself: a match that never returns is stopped; ordinary work returns its value.
+    const line = `${'a'.repeat(10_000)}!`;
+    expect(runInterruptible(() => /(a+)+$/u.test(line), Date.now() + 200)).toBe('timeout');
+    expect(runInterruptible(() => 42, Date.now() + 10_000)).toEqual({ value: 42 });
+    expect(runInterruptible(() => 42, Number.POSITIVE_INFINITY)).toEqual({ value: 42 });
   });
 });

@@ -5,39 +5,19 @@
  * from plain data; merging the unit results in unit order gives exactly the files and hits of
  * one walk of every root in order, whatever ran where.
  */
-import { isAscii, isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import ignore from 'ignore';
 import { displayPath } from './display-path.js';
 import { compileGlobs } from './globs.js';
-import { type ContextLine, type FileResult, type ScanDeps, type ScanSpec, type ScanState, scanFile } from './scan.js';
+import { type ContextLine, type FileResult, type ScanSpec, type ScanState, scanFile } from './scan.js';
 import {
-  type SyncLayer,
+  inheritedLayers,
+  type Layer,
+  listDirectory,
+  makeLayer,
+  realDirectory,
   type WalkItem,
   type WalkScope,
-  type WalkSyncDeps,
-  walkInherited,
-  walkLayer,
-  walkList,
-  walkRealpath,
   walkSubtree,
-} from './walk-sync.js';
-
-export const WALK_DEPS = {
-  readdirSync,
-  readFileSync,
-  statSync,
-  realpathSync,
-  join,
-  dirname,
-  relative,
-  isAbsolute,
-  sep,
-  ignore: ignore as unknown as WalkSyncDeps['ignore'],
-} as unknown as WalkSyncDeps;
-
-export const SCAN_DEPS: ScanDeps = { openSync, fstatSync, readSync, closeSync, isAscii, isUtf8 };
+} from './walk.js';
 
 /** The ignore rules in force at a root's top level, as text (rebuilt by whichever thread needs them). */
 export interface LayerGroup {
@@ -119,16 +99,16 @@ export function planSearch(
       units.push({ kind: 'files', files: [root.absolute], relatives: [root.given], filtered: false });
       continue;
     }
-    const context = walkInherited(WALK_DEPS, root.absolute, options.env);
-    const scope: WalkScope = { inRepo: context.repoRoot !== null, followSymlinks: options.followSymlinks, symlinks: 0 };
-    const listed = walkList(WALK_DEPS, root.absolute, '', context.inherited, scope);
+    const inherited = inheritedLayers(root.absolute, options.env);
+    const scope: WalkScope = { inRepo: inherited.inRepo, followSymlinks: options.followSymlinks, symlinks: 0 };
+    const listed = listDirectory(root.absolute, '', inherited.layers, scope);
     symlinks += scope.symlinks;
     if (listed === null) continue;
     const group = groups.length;
     groups.push({
-      layers: listed.active.map((l) => ({ base: l.base, text: l.text })),
+      layers: listed.active.map(({ base, text }) => ({ base, text })),
       inRepo: scope.inRepo,
-      rootReal: options.followSymlinks ? walkRealpath(WALK_DEPS, root.absolute) : null,
+      rootReal: options.followSymlinks ? realDirectory(root.absolute) : null,
     });
     let files: string[] = [];
     let relatives: string[] = [];
@@ -164,7 +144,7 @@ export function planSearch(
 }
 
 /** Matches a worker sends ahead of its unit's result (large messages hold the receiving thread). */
-export const MATCHES_PER_MESSAGE = 512;
+const MATCHES_PER_MESSAGE = 512;
 
 /** Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer. */
 export interface JobRunner {
@@ -182,11 +162,11 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
   const literals = job.mode === 'files' ? null : spec.literal !== null ? [spec.literal] : (spec.required ?? null);
   const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
   const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
-  const layers = new Map<number, SyncLayer[]>();
-  const layersOf = (group: number): SyncLayer[] => {
+  const layers = new Map<number, Layer[]>();
+  const layersOf = (group: number): Layer[] => {
     let built = layers.get(group);
     if (!built) {
-      built = (job.groups[group] as LayerGroup).layers.map((l) => walkLayer(WALK_DEPS, l.base, l.text));
+      built = (job.groups[group] as LayerGroup).layers.map((l) => makeLayer(l.base, l.text));
       layers.set(group, built);
     }
     return built;
@@ -212,7 +192,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
             continue;
           }
           fileSpec.maxHits = spec.maxHits - result.hits;
-          const outcome: FileResult = scanFile(SCAN_DEPS, fileSpec, path, state, needles, re);
+          const outcome: FileResult = scanFile(fileSpec, path, state, needles, re);
           if (outcome === 'b') result.binary += 1;
           else if (outcome === 'l') result.large += 1;
           else if (outcome !== 'n' && outcome !== 'g') {
@@ -246,7 +226,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
       const scope: WalkScope = { inRepo: group.inRepo, followSymlinks: job.followSymlinks, symlinks: 0 };
       const ancestors = group.rootReal === null ? null : new Set([group.rootReal]);
       const item: WalkItem = { absolute: unit.absolute, relative: unit.relative, isDir: true };
-      walkSubtree(WALK_DEPS, item, layersOf(unit.group), scope, ancestors, (a, r) => scan(a, r, true), stopped);
+      walkSubtree(item, layersOf(unit.group), scope, ancestors, (a, r) => scan(a, r, true), stopped);
       result.symlinks = scope.symlinks;
       return stopped() ? null : result;
     },

@@ -6,19 +6,26 @@
  * stop. The pool has a fixed size: concurrent searches queue on the same workers (each worker
  * takes jobs in the order they were sent) instead of starting threads of their own, which would
  * starve the event loop on a machine with few cores. Worker trouble never loses a unit: whatever
- * a failed worker left undone runs on the calling thread, in short slices.
+ * a failed worker left undone runs on the calling thread, in short slices. No search can hold a
+ * thread past its end: a worker still inside an ended job after STOP_GRACE_MS (a regex match
+ * that backtracks for ever never looks at the cancel flag) is terminated and replaced, and the
+ * calling thread's slices run under interruptible.ts, stopped at the deadline or on Ctrl-C.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { AhError } from '../../errors.js';
 import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
+import { type Interrupted, runInterruptible } from './interruptible.js';
 import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, unitStopped, type WorkerMessage } from './protocol.js';
 
 /** Failures (a worker that cannot start, dies or reports an error) after which no worker is started. */
 const MAX_FAILURES = 3;
 /** Longest stretch of work on the calling thread between two turns of its event loop. */
 const SLICE_MS = 20;
+/** How long a worker may stay inside a job that has ended before it is terminated and replaced. */
+const STOP_GRACE_MS = 200;
 
 /** The worker program next to the bundle (dist/search-worker.cjs); absent when running from source. */
 function workerScript(): string | null {
@@ -32,15 +39,22 @@ function workerScript(): string | null {
 
 interface JobHandlers {
   message(message: WorkerMessage): void;
-  /** A worker died or failed: what it had claimed will never be reported. */
+  /** A worker that had the job died or failed: what it had claimed will never be reported. */
   lost(): void;
 }
 
+/** A worker and the jobs sent to it that it has not finished, in the order it takes them. */
+interface Slot {
+  worker: Worker;
+  queue: number[];
+}
+
 export class SearchWorkers {
-  private readonly workers: Worker[] = [];
-  private readonly jobs = new Map<number, JobHandlers>();
+  private readonly slots: Slot[] = [];
+  private readonly jobs = new Map<number, { handlers: JobHandlers; post: { id: number; job: SearchJob; control: Int32Array } }>();
   private nextJob = 1;
   private failures = 0;
+  private replaced = 0;
   private script: string | null | undefined;
 
   /** `script`: the worker program (default: dist/search-worker.cjs next to the bundle). */
@@ -55,39 +69,63 @@ export class SearchWorkers {
     return this.failures;
   }
 
-  /** Starts workers up to `count` (at most `size`); returns how many are running. */
-  start(count: number): number {
-    this.script ??= workerScript();
-    while (this.workers.length < Math.min(count, this.size) && this.script !== null && this.failures < MAX_FAILURES) {
-      let worker: Worker;
-      try {
-        worker = new Worker(this.script, { name: 'ah-search' });
-      } catch {
-        this.failures += 1;
-        break;
-      }
-      this.adopt(worker);
-    }
-    return this.workers.length;
+  /** Workers terminated because they were still inside a job STOP_GRACE_MS after it ended. */
+  get replacedCount(): number {
+    return this.replaced;
   }
 
-  private adopt(worker: Worker): void {
+  /** Thread ids of the running workers (tests). */
+  get threadIds(): number[] {
+    return this.slots.map((slot) => slot.worker.threadId);
+  }
+
+  /** Starts workers up to `count` (at most `size`); returns how many are running. */
+  start(count: number): number {
+    while (this.slots.length < Math.min(count, this.size) && this.spawn() !== null) {
+      // Each turn starts one worker.
+    }
+    return this.slots.length;
+  }
+
+  private spawn(): Slot | null {
+    this.script ??= workerScript();
+    if (this.script === null || this.failures >= MAX_FAILURES) return null;
+    let worker: Worker;
+    try {
+      worker = new Worker(this.script, { name: 'ah-search' });
+    } catch {
+      this.failures += 1;
+      return null;
+    }
+    const slot: Slot = { worker, queue: [] };
     // Only a running job keeps the process alive (see submit).
     if (this.jobs.size === 0) worker.unref();
-    worker.on('message', (message: WorkerMessage) => this.jobs.get(message.id)?.message(message));
-    let gone = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if ('done' in message || 'error' in message) {
+        const at = slot.queue.indexOf(message.id);
+        if (at >= 0) slot.queue.splice(at, 1);
+      }
+      this.jobs.get(message.id)?.handlers.message(message);
+    });
     const drop = () => {
-      if (gone) return;
-      gone = true;
       this.failures += 1;
-      const at = this.workers.indexOf(worker);
-      if (at >= 0) this.workers.splice(at, 1);
-      void worker.terminate();
-      for (const job of [...this.jobs.values()]) job.lost();
+      this.remove(slot);
+      for (const id of slot.queue) this.jobs.get(id)?.handlers.lost();
     };
     worker.on('error', drop);
     worker.on('exit', drop);
-    this.workers.push(worker);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** Takes a slot out of the pool and terminates its worker, whose events no longer count. */
+  private remove(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    slot.worker.removeAllListeners();
+    // An error event with no listener would be thrown on this thread.
+    slot.worker.on('error', () => undefined);
+    void slot.worker.terminate();
   }
 
   /** Sends a job to `count` workers (started if needed); returns the job id and how many got it. */
@@ -95,23 +133,52 @@ export class SearchWorkers {
     const id = this.nextJob++;
     const workers = this.start(count);
     if (workers === 0) return { id, workers: 0 };
-    this.jobs.set(id, handlers);
-    for (const worker of this.workers) worker.ref();
-    for (const worker of this.workers.slice(0, count)) worker.postMessage({ id, job, control });
+    const post = { id, job, control };
+    this.jobs.set(id, { handlers, post });
+    for (const slot of this.slots) slot.worker.ref();
+    for (const slot of this.slots.slice(0, count)) {
+      slot.queue.push(id);
+      slot.worker.postMessage(post);
+    }
     return { id, workers: Math.min(count, workers) };
   }
 
-  /** The job's handlers leave; idle workers stop keeping the process alive. */
+  /**
+   * The job's handlers leave; idle workers stop keeping the process alive. A worker still inside
+   * the job after STOP_GRACE_MS is not checking the job's cancel flag (one file's regex match can
+   * run for ever): it is terminated, and a new worker takes the jobs queued behind it.
+   */
   finish(id: number): void {
     this.jobs.delete(id);
-    if (this.jobs.size === 0) for (const worker of this.workers) worker.unref();
+    if (this.jobs.size === 0) for (const slot of this.slots) slot.worker.unref();
+    if (!this.slots.some((slot) => slot.queue.includes(id))) return;
+    setTimeout(() => {
+      for (const slot of [...this.slots]) if (slot.queue[0] === id) this.replace(slot);
+    }, STOP_GRACE_MS).unref();
+  }
+
+  private replace(slot: Slot): void {
+    this.remove(slot);
+    this.replaced += 1;
+    const waiting = slot.queue.filter((id) => this.jobs.has(id));
+    const next = waiting.length > 0 ? this.spawn() : null;
+    for (const id of waiting) {
+      const job = this.jobs.get(id);
+      if (!job) continue;
+      if (next === null) job.handlers.lost();
+      else {
+        next.queue.push(id);
+        next.worker.postMessage(job.post);
+      }
+    }
+    if (next !== null && this.jobs.size > 0) next.worker.ref();
   }
 
   /** Stops every worker (tests). */
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
-    for (const worker of workers) worker.removeAllListeners();
-    await Promise.all(workers.map((w) => w.terminate()));
+    const slots = this.slots.splice(0);
+    for (const slot of slots) this.remove(slot);
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 }
 
@@ -135,6 +202,8 @@ export interface RunOptions {
   /** Hits after which later units are not needed (limit + 1, or Infinity). */
   budget: number;
   signal: AbortSignal;
+  /** Epoch ms by which the call must end: work on the calling thread is stopped there (default: none). */
+  deadline?: number;
   pool?: SearchWorkers;
 }
 
@@ -164,12 +233,12 @@ export function startWorkersFor(ctx: { transport: 'cli' | 'mcp'; env: Readonly<R
  */
 export function runForCaller(
   job: SearchJob,
-  ctx: { transport: 'cli' | 'mcp'; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal },
+  ctx: { transport: 'cli' | 'mcp'; env: Readonly<Record<string, string | undefined>>; signal: AbortSignal; deadline: number },
   budget: number,
 ): Promise<UnitResult[]> {
   const participate = ctx.transport === 'cli';
   const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
-  return runJob(job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal });
+  return runJob(job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal, deadline: ctx.deadline });
 }
 
 /**
@@ -269,21 +338,43 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
   maybeJoin();
 
   const runner = options.participate || workers === 0 ? jobRunner(job) : null;
+  const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+  /** The calling thread was stopped inside its work (see interruptible.ts): end the job. */
+  const interrupted = async (how: Interrupted): Promise<never> => {
+    Atomics.store(control, CANCEL, 1);
+    // Ctrl-C reached vm instead of the process's own handlers: hand it to them (or, with none, to
+    // the default action, which ends the process).
+    if (how === 'sigint' && !process.emit('SIGINT', 'SIGINT')) process.kill(process.pid, 'SIGINT');
+    // The caller's timer or handler aborts the signal on its next turn; the error below is the
+    // fallback for a caller without one.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([aborted, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]).finally(() => clearTimeout(timer));
+    throw how === 'sigint'
+      ? new AhError({ code: 'EXECUTION_CANCELLED', message: 'interrupted', operation: 'execution' })
+      : new AhError({ code: 'EXECUTION_TIMEOUT', message: 'the search did not finish by its deadline', operation: 'execution' });
+  };
   const runHere = async (next: () => number) => {
     const local = runner ?? jobRunner(job);
-    let slice = performance.now();
-    for (let index = next(); index !== -1; index = next()) {
-      const result = local.run(index, () => unitStopped(control, index));
-      if (result !== null) {
-        results[index] = result;
-        Atomics.store(control, HITS + index, result.hits);
-        advance();
+    /** Runs units for up to SLICE_MS; false when there are none left. */
+    const slice = (): boolean => {
+      const start = performance.now();
+      for (let index = next(); index !== -1; index = next()) {
+        const result = local.run(index, () => unitStopped(control, index));
+        if (result !== null) {
+          results[index] = result;
+          Atomics.store(control, HITS + index, result.hits);
+          advance();
+        }
+        if (performance.now() - start > SLICE_MS) return true;
       }
-      if (performance.now() - slice > SLICE_MS) {
-        maybeJoin();
-        await Promise.race([nextTurn(), aborted]);
-        slice = performance.now();
-      }
+      return false;
+    };
+    for (;;) {
+      const ran = runInterruptible(slice, deadline);
+      if (typeof ran === 'string') await interrupted(ran);
+      else if (!ran.value) return;
+      maybeJoin();
+      await Promise.race([nextTurn(), aborted]);
     }
   };
 

@@ -1,4 +1,4 @@
-/** Root resolution, glob compilation and path display shared by the search commands. */
+/** Root resolution and the effects shared by the search commands. */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Effects } from '../../catalog/effects.js';
@@ -40,5 +40,3 @@ export async function resolveRoots(cwd: string, paths: readonly string[]): Promi
   }
   return roots;
 }
-
-export { displayPath } from './display-path.js';

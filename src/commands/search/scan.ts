@@ -2,6 +2,8 @@
  * Reading and matching files for search text, synchronously: the search engine (engine.ts) runs
  * these on worker threads and, from the CLI, on the main thread.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** What to look for; plain data so it can be posted to a worker. */
 export interface ScanSpec {
@@ -39,16 +41,6 @@ export interface Hit {
 /** Per file: 'n' text without hits, 'l' too large, 'b' binary or not UTF-8, 'g' unreadable, or the hits. */
 export type FileResult = 'n' | 'l' | 'b' | 'g' | Hit[];
 
-/** Synchronous file system and validation primitives (node:fs and node:buffer). */
-export interface ScanDeps {
-  openSync(path: string, flags: string): number;
-  fstatSync(fd: number): { size: number };
-  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
-  closeSync(fd: number): void;
-  isAscii(bytes: Uint8Array): boolean;
-  isUtf8(bytes: Uint8Array): boolean;
-}
-
 /** Scratch state reused across files (one read buffer per thread). */
 export interface ScanState {
   buffer: Buffer | null;
@@ -63,10 +55,10 @@ const FIRST_READ = 64 * 1024;
  * asked for has reached the end of a regular file, so only a file that fills the first read costs
  * an fstat (for its size) and the reads up to its end.
  */
-export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state: ScanState): Buffer | 'l' | 'g' {
+function readWhole(path: string, maxBytes: number, state: ScanState): Buffer | 'l' | 'g' {
   let fd: number;
   try {
-    fd = deps.openSync(path, 'r');
+    fd = openSync(path, 'r');
   } catch {
     return 'g';
   }
@@ -78,10 +70,10 @@ export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state:
     }
     // One byte more than maxBytes, so a read that gets it proves the file too large.
     const first = Math.min(FIRST_READ, maxBytes + 1);
-    let n = deps.readSync(fd, buffer, 0, first, null);
+    let n = readSync(fd, buffer, 0, first, null);
     if (n < first) return buffer.subarray(0, n);
     if (n > maxBytes) return 'l';
-    const size = deps.fstatSync(fd).size;
+    const size = fstatSync(fd).size;
     if (size > maxBytes) return 'l';
     // Room for one byte more than the size, so a read that fills it proves the file grew.
     const want = Math.min(size + 1, maxBytes + 1);
@@ -99,7 +91,7 @@ export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state:
         buffer = grown;
         state.buffer = grown;
       }
-      const read = deps.readSync(fd, buffer, n, buffer.length - n, null);
+      const read = readSync(fd, buffer, n, buffer.length - n, null);
       if (read === 0) break;
       n += read;
     }
@@ -109,7 +101,7 @@ export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state:
     return 'g';
   } finally {
     try {
-      deps.closeSync(fd);
+      closeSync(fd);
     } catch {
       // Nothing to do: the descriptor is gone either way.
     }
@@ -121,12 +113,12 @@ export function readWhole(deps: ScanDeps, path: string, maxBytes: number, state:
  * by the native `isUtf8`: no NUL byte and valid UTF-8, where a multi-byte character cut off by the
  * window's edge still counts as text (but not one cut off by the end of the file).
  */
-export function sniffText(deps: ScanDeps, bytes: Uint8Array): boolean {
+function sniffText(bytes: Uint8Array): boolean {
   const window = 8192;
   const end = Math.min(bytes.length, window);
   const head = bytes.subarray(0, end);
   if (head.indexOf(0) !== -1) return false;
-  if (deps.isAscii(head) || deps.isUtf8(head)) return true;
+  if (isAscii(head) || isUtf8(head)) return true;
   if (bytes.length <= window) return false;
   // Drop an incomplete but well-formed sequence at the window's edge, then validate the rest.
   let lead = end - 1;
@@ -135,19 +127,19 @@ export function sniffText(deps: ScanDeps, bytes: Uint8Array): boolean {
   const b = head[lead] as number;
   const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
   if (need === 0 || end - lead - 1 >= need) return false;
-  return deps.isUtf8(head.subarray(0, lead));
+  return isUtf8(head.subarray(0, lead));
 }
 
 /** Strict UTF-8 decode (a leading BOM dropped, as TextDecoder does), or null when not UTF-8. */
-export function decodeText(deps: ScanDeps, bytes: Buffer): string | null {
-  if (deps.isAscii(bytes)) return bytes.toString('latin1');
-  if (!deps.isUtf8(bytes)) return null;
+function decodeText(bytes: Buffer): string | null {
+  if (isAscii(bytes)) return bytes.toString('latin1');
+  if (!isUtf8(bytes)) return null;
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   return bytes.toString('utf8', bom);
 }
 
 /** Number of characters (code points) in text[from, to). */
-export function codePointsBetween(text: string, from: number, to: number): number {
+function codePointsBetween(text: string, from: number, to: number): number {
   let count = 0;
   for (let i = from; i < to; i += 1) {
     const c = text.charCodeAt(i);
@@ -162,7 +154,7 @@ export function codePointsBetween(text: string, from: number, to: number): numbe
 }
 
 /** One hit per line, in order, at most `max`; context lines attached when asked for. */
-export function findHits(text: string, literal: string | null, re: RegExp | null, max: number, context: number): Hit[] {
+function findHits(text: string, literal: string | null, re: RegExp | null, max: number, context: number): Hit[] {
   const hits: Hit[] = [];
   let line = 1;
   let counted = 0;
@@ -216,47 +208,18 @@ export function findHits(text: string, literal: string | null, re: RegExp | null
 }
 
 /** Reads, sniffs and searches one file. */
-export function scanFile(
-  deps: ScanDeps,
-  spec: ScanSpec,
-  path: string,
-  state: ScanState,
-  needles: readonly Buffer[] | null,
-  re: RegExp | null,
-): FileResult {
-  const bytes = readWhole(deps, path, spec.maxBytes, state);
+export function scanFile(spec: ScanSpec, path: string, state: ScanState, needles: readonly Buffer[] | null, re: RegExp | null): FileResult {
+  const bytes = readWhole(path, spec.maxBytes, state);
   if (bytes === 'l' || bytes === 'g') return bytes;
-  if (!sniffText(deps, bytes)) return 'b';
+  if (!sniffText(bytes)) return 'b';
   // Files that cannot contain the literal are never decoded.
   if (needles !== null && !needles.some((needle) => bytes.indexOf(needle) !== -1)) {
     // A regex's required literal: still classify as decodeText would ('b' when not UTF-8).
-    if (re !== null && !deps.isAscii(bytes) && !deps.isUtf8(bytes)) return 'b';
+    if (re !== null && !isAscii(bytes) && !isUtf8(bytes)) return 'b';
     return 'n';
   }
-  const text = decodeText(deps, bytes);
+  const text = decodeText(bytes);
   if (text === null) return 'b';
   const hits = findHits(text, spec.literal, re, spec.maxHits, spec.context);
   return hits.length === 0 ? 'n' : hits;
-}
-
-/**
- * Scans files in order. Returns null as soon as `cancel[0]` is non-zero (checked before every
- * file), so a cancelled search stops within one file.
- */
-export function scanChunk(
-  deps: ScanDeps,
-  spec: ScanSpec,
-  paths: readonly string[],
-  cancel: Int32Array | null,
-  state: ScanState,
-): FileResult[] | null {
-  const literals = spec.literal !== null ? [spec.literal] : (spec.required ?? null);
-  const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
-  const re = spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
-  const results: FileResult[] = [];
-  for (const path of paths) {
-    if (cancel !== null && Atomics.load(cancel, 0) !== 0) return null;
-    results.push(scanFile(deps, spec, path, state, needles, re));
-  }
-  return results;
 }
