@@ -18,6 +18,11 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** Sends `signal` to this process (its default action applies when no handler is installed). */
+export function raiseSignal(signal: NodeJS.Signals): void {
+  process.kill(process.pid, signal);
+}
+
 /** Alive and not a zombie (an exited but unreaped process is gone for a service's purposes). */
 export function processRunning(pid: number): boolean {
   if (!pidAlive(pid)) return false;

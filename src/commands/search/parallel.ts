@@ -19,6 +19,7 @@ import { AhError } from '../../errors.js';
 import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
 import { type Interrupted, runInterruptible } from './interruptible.js';
 import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, unitStopped, type WorkerMessage } from './protocol.js';
+import { raiseSignal } from '../../platform/processes.js';
 
 /** Failures (a worker that cannot start, dies or reports an error) after which no worker is started. */
 const MAX_FAILURES = 3;
@@ -344,7 +345,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
     Atomics.store(control, CANCEL, 1);
     // Ctrl-C reached vm instead of the process's own handlers: hand it to them (or, with none, to
     // the default action, which ends the process).
-    if (how === 'sigint' && !process.emit('SIGINT', 'SIGINT')) process.kill(process.pid, 'SIGINT');
+    if (how === 'sigint' && !process.emit('SIGINT', 'SIGINT')) raiseSignal('SIGINT');
     // The caller's timer or handler aborts the signal on its next turn; the error below is the
     // fallback for a caller without one.
     let timer: NodeJS.Timeout | undefined;
