@@ -2,7 +2,10 @@
 import type { CommandContext, CommandDescriptor } from '../../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
+import { type AssertOutput, assertOutput } from './assert-output.js';
 import { junitXml } from './junit.js';
+
+export { type AssertOutput, assertOutput };
 
 export const assertInput = RootObject({
   spec_path: Type.String({ minLength: 1, description: 'Spec file (YAML .yaml/.yml, or .json), relative to cwd' }),
@@ -27,29 +30,6 @@ export const assertInput = RootObject({
 });
 export type AssertInput = Static<typeof assertInput>;
 
-export const assertOutput = RootObject({
-  // Both commands report as http.assert (the reference pins it so; run is only another name).
-  command: Type.Literal('http.assert'),
-  spec_path: Type.String(),
-  fail_fast: Type.Boolean(),
-  report: Type.Union([Type.Literal('text'), Type.Literal('json'), Type.Literal('junit')]),
-  summary: Closed({
-    total: Type.Integer({ minimum: 0 }),
-    passed: Type.Integer({ minimum: 0 }),
-    failed: Type.Integer({ minimum: 0 }),
-    duration_ms: Type.Integer({ minimum: 0 }),
-  }),
-  cases: Type.Array(
-    Closed({
-      name: Type.String(),
-      passed: Type.Boolean(),
-      status: Nullable(Type.Integer({ minimum: 100, maximum: 599 })),
-      duration_ms: Type.Integer({ minimum: 0 }),
-      failures: Type.Array(Type.String()),
-    }),
-  ),
-});
-export type AssertOutput = Static<typeof assertOutput>;
 
 export function textReport(o: AssertOutput, onlyFailed = false): string {
   const lines: string[] = [];

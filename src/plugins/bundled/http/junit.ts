@@ -1,5 +1,5 @@
 /** JUnit XML for CI systems: one <testsuite> per spec, one <testcase> per case run. */
-import type { AssertOutput } from './assert-shared.js';
+import type { AssertOutput } from './assert-output.js';
 
 /** The characters XML 1.0 allows (tab, newline, carriage return and the non-surrogate planes). */
 function xmlChar(cp: number): boolean {
