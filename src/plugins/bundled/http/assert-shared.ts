@@ -1,6 +1,6 @@
 /** Inputs, output and reports of `http assert` and its alias `http run` (one implementation). */
 import type { CommandContext, CommandDescriptor } from '../../../catalog/descriptor.js';
-import { Closed, Nullable, RootObject, type Static, Type } from '../../../catalog/schema.js';
+import { RootObject, type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
 import { type AssertOutput, assertOutput } from './assert-output.js';
 import { junitXml } from './junit.js';
@@ -29,7 +29,6 @@ export const assertInput = RootObject({
   }),
 });
 export type AssertInput = Static<typeof assertInput>;
-
 
 export function textReport(o: AssertOutput, onlyFailed = false): string {
   const lines: string[] = [];
