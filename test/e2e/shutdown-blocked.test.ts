@@ -2,7 +2,7 @@
 // thread of libuv's pool is stuck in open() on a FIFO with no writer (what file.read did before
 // it opened with O_NONBLOCK), so even the final log flush can never finish.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
@@ -14,14 +14,21 @@ afterEach(() => {
   for (const peer of peers.splice(0)) if (peer.child.exitCode === null && peer.child.signalCode === null) peer.child.kill('SIGKILL');
 });
 
-// A test-only fixture tool (loaded through the internal fixtures switch) that starts blocking
+// A test plugin (loaded through the ordinary plugin directory) whose one command starts blocking
 // opens on the FIFOs it is given and answers at once.
 const BLOCKER = `import { open } from 'node:fs';
-export const tools = [{ name: 'block_pool', description: 'blocks the thread pool', inputSchema: { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } } } }];
-export async function call(name, args) {
-  for (const path of args.paths) open(path, 'r', () => undefined);
-  return { content: [{ type: 'text', text: 'blocked' }] };
-}
+export default {
+  domain: 'blocker', pluginName: 'ah-blocker', description: 'Blocks the thread pool.',
+  commands: [{
+    id: 'blocker.pool', title: 'Block the pool', description: 'Opens FIFOs with no writer.',
+    inputSchema: { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } }, required: ['paths'], additionalProperties: false },
+    outputSchema: { type: 'object', properties: { command: { const: 'blocker.pool' } }, required: ['command'], additionalProperties: false },
+    effects: { readOnly: true, destructive: false, idempotent: true, openWorld: false, effects: [], risk: 'low', impact: 'None.', reversibility: 'yes' },
+    examples: [{ description: 'block', arguments: { paths: [] } }],
+    stateless: true,
+    run: async (args) => { for (const path of args.paths) open(path, 'r', () => undefined); return { command: 'blocker.pool' }; },
+  }],
+};
 `;
 
 describe('shutdown with a blocked thread pool', () => {
@@ -29,13 +36,15 @@ describe('shutdown with a blocked thread pool', () => {
     const dir = tempDir('ah-blocked-');
     const fifos = [1, 2, 3, 4].map((n) => join(dir, `fifo-${n}`));
     for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
-    writeFileSync(join(dir, 'blocker.mjs'), BLOCKER);
-    const env = isolatedEnv({ AH_INTERNAL_MCP_FIXTURES: join(dir, 'blocker.mjs'), UV_THREADPOOL_SIZE: '4' }).env;
+    const ah = isolatedEnv({ UV_THREADPOOL_SIZE: '4' });
+    mkdirSync(join(ah.configDir, 'plugins'), { recursive: true });
+    writeFileSync(join(ah.configDir, 'plugins', 'blocker.mjs'), BLOCKER);
+    const env = ah.env;
     const peer = new RawStdioPeer(['mcp', 'serve'], { cwd: dir, env });
     peers.push(peer);
     await peer.initialize();
-    peer.send({ id: 1, method: 'tools/call', params: { name: 'block_pool', arguments: { paths: fifos } } });
-    expect(await peer.response(1)).toMatchObject({ result: { content: [{ text: 'blocked' }] } });
+    peer.send({ id: 1, method: 'tools/call', params: { name: 'ah.blocker.pool', arguments: { paths: fifos } } });
+    expect(await peer.response(1)).toMatchObject({ result: { structuredContent: { command: 'blocker.pool' } } });
     // A logged call queues a log write behind the blocked threads.
     peer.send({ id: 2, method: 'tools/call', params: { name: 'ah.file.stat', arguments: { path: '.' } } });
     await new Promise((r) => setTimeout(r, 200));
