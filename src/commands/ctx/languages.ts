@@ -209,7 +209,7 @@ const LANGUAGES: Record<string, Language> = {
       { kind: 'module', re: '^[ \\t]*module\\s+(?<n>[A-Z][\\w:]*)' },
       { kind: 'method', re: '^[ \\t]*def\\s+(?:self\\.)?(?<n>\\w+[?!=]?)' },
       { kind: 'namespace', re: '^[ \\t]*namespace\\s+[:"\'](?<n>[\\w:-]+)' },
-      { kind: 'target', re: '^[ \\t]*(?:multi)?task\\s+\\(?\\s*[:"\']?(?<n>[\\w:-]+)' },
+      { kind: 'target', re: '^[ \\t]*(?:multi)?task\\s+\\(?\\s*[:"\']?(?<n>\\w[\\w-]*)' },
     ],
   },
   elixir: {
@@ -343,7 +343,7 @@ const LANGUAGES: Record<string, Language> = {
     rules: [
       { kind: 'resource', re: '^(?<k>resource|data)\\s+"(?<t>[^"\\n]+)"\\s+"(?<n>[^"\\n]+)"' },
       { kind: 'variable', re: '^(?<k>variable|output|module|provider)\\s+"(?<n>[^"\\n]+)"' },
-      { kind: 'locals', re: '^(?<n>locals|terraform)\\s*\\{' },
+      { kind: 'block', re: '^(?<n>(?<k>locals|terraform))\\s*\\{' },
     ],
   },
   yaml: { id: 'yaml', rules: [{ kind: 'key', re: '^(?<n>[A-Za-z0-9_"\'][^:#\\n]*?)[ \\t]*:(?=[ \\t]|$)' }] },

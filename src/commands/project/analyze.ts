@@ -354,9 +354,11 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     tools.add('gradle');
     const settings = (await reader.text('settings.gradle')) ?? (await reader.text('settings.gradle.kts'));
     if (settings !== null && /\binclude\s*\(?["']/.test(settings)) roles.add('monorepo');
-    const text = (await reader.text(gradle.path)) ?? '';
-    if (/com\.android\.(application|library)/.test(text)) roles.add('mobile');
-    if (/org\.springframework\.boot|io\.ktor|io\.micronaut|io\.quarkus/.test(text)) roles.add('backend');
+    for (const build of filesOf('packages', 'gradle')) {
+      const text = (await reader.text(build.path)) ?? '';
+      if (/com\.android\.(application|library)/.test(text)) roles.add('mobile');
+      if (/org\.springframework\.boot|io\.ktor|io\.micronaut|io\.quarkus/.test(text)) roles.add('backend');
+    }
     commands.push({ command: [gw, 'build'], kind: 'build', confidence: 'high', reason: gradle.path });
     commands.push({ command: [gw, 'test'], kind: 'test', confidence: 'high', reason: gradle.path });
   }

@@ -36,7 +36,12 @@ export async function versionSources(scan: Scan, reader: ManifestReader): Promis
         const pkg = dig(toml, 'package');
         if (pkg !== undefined) {
           const own = str(dig(pkg, 'version'));
-          const inherited = dig(pkg, 'version', 'workspace') === true ? str(dig(toml, 'workspace', 'package', 'version')) : null;
+          // `version.workspace = true` inherits [workspace.package] version (here or in the root manifest).
+          const root = path === 'Cargo.toml' ? toml : await reader.toml('Cargo.toml');
+          const inherited =
+            dig(pkg, 'version', 'workspace') === true
+              ? (str(dig(toml, 'workspace', 'package', 'version')) ?? str(dig(root, 'workspace', 'package', 'version')))
+              : null;
           out.push(entry('cargo', path, str(dig(pkg, 'name')), own ?? inherited, own !== null ? 'high' : 'medium'));
         } else if (dig(toml, 'workspace', 'package', 'version') !== undefined) {
           out.push(entry('cargo', path, null, str(dig(toml, 'workspace', 'package', 'version')), 'high'));

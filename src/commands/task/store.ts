@@ -4,7 +4,7 @@
  * `tasks.json.lock`) and land by an atomic replace (platform/atomic-write.ts), so a reader sees the
  * old file or the new one, and a writer killed at any point leaves one of them.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AhError } from '../../errors.js';
 import { writeFileAtomic } from '../../platform/atomic-write.js';
@@ -98,7 +98,6 @@ export async function upsertTask(path: string, name: string, command: string, no
 }
 
 async function writeDirectory(path: string): Promise<void> {
-  const { mkdir } = await import('node:fs/promises');
   const dir = path.slice(0, path.length - 'tasks.json'.length - 1);
   try {
     await mkdir(dir, { recursive: true });
