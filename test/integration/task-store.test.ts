@@ -35,7 +35,7 @@ beforeAll(async () => {
       `import { upsertTask } from ${JSON.stringify(pathToFileURL(storeModule).href)};`,
       'const [path, prefix, count, size] = process.argv.slice(2);',
       'for (let i = 0; i < Number(count); i += 1) {',
-      '  await upsertTask(path, `${prefix}${i}`, `echo ${prefix}${i} ${"x".repeat(Number(size))}`, 1);',
+      '  await upsertTask(path, prefix + i, "echo " + prefix + i + " " + "x".repeat(Number(size)), 1);',
       "  if (i === 0) process.stdout.write('started\\n');",
       '}',
     ].join('\n'),
