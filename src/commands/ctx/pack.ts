@@ -181,6 +181,7 @@ export const pack = defineCommand({
         out.skipped_symlink_files += counters.symlinks;
       }
     }
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     out.item_count = out.items.length;
     return out;
   },

@@ -143,4 +143,14 @@ describe('ctx.symbols', () => {
     const out = await call(symbols, { path: '.' }, testContext({ cwd: dir, limit: 10_000 }));
     expect(out.files.map((f) => f.path)).toEqual(names);
   });
+
+  it('stops when the call is cancelled', async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 40; i += 1) writeFileSync(join(dir, `f${i}.py`), 'def f():\n    pass\n');
+    const ctx = testContext({ cwd: dir });
+    ctx.controller.abort(new Error('cancelled by the test'));
+    await expect(symbols.run({ path: '.', preset: 'review', max_bytes: 1024, follow_symlinks: false }, ctx)).rejects.toThrow(
+      'cancelled by the test',
+    );
+  });
 });

@@ -122,6 +122,7 @@ export const symbols = defineCommand({
         if (ctx.signal.aborted) throw ctx.signal.reason;
       }
     }
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     out.skipped_symlink_files = counters.symlinks;
     return out;
   },
