@@ -48,7 +48,6 @@ const KEYWORDS = new Set([
   'super',
   'import',
   'throw',
-  'delete',
   'void',
   'case',
   'elif',
@@ -100,6 +99,8 @@ export function extractWith(language: Language, text: string): SymbolEntry[] {
       let name = groups.n;
       if (name === undefined || name === '' || (rule.guard && KEYWORDS.has(name))) continue;
       if (groups.t !== undefined) name = `${groups.t}.${name}`;
+      // A private member `#x` is named x (as ctags and editors show it).
+      else if (name.charCodeAt(0) === 35 /* # */ && name.length > 1) name = name.slice(1);
       const first = m[0].charCodeAt(0);
       const kind = groups.k ?? (rule.indented !== undefined && (first === 32 || first === 9) ? rule.indented : rule.kind);
       found.push({ entry: { kind, line: lines.at(m.index), name: name.trim() }, order: r });

@@ -50,10 +50,15 @@ const JS_RULES: Rule[] = [
   {
     kind: 'method',
     guard: true,
-    re: `^[ \\t]+${JS_METHOD_MODIFIERS}(?:(?:get|set)\\s+)?(?:async\\s+)?\\*?\\s*(?<n>#?${ID}|\\[Symbol\\.\\w+\\])\\s*(?:<[^>\\n]*>)?\\s*${JS_PARAMS}\\s*(?::\\s*[^{;=\\n]+?)?\\s*\\{`,
+    re: `^[ \\t]+${JS_METHOD_MODIFIERS}(?:(?:get|set)\\s+)?(?:async\\s+)?\\*?\\s*(?<n>#?${ID}|\\[[\\w$.]+\\])\\s*(?:<[^>\\n]*>)?\\s*${JS_PARAMS}\\s*(?::\\s*[^{;=\\n]+?)?\\s*\\{`,
   },
   { kind: 'method', re: `^[ \\t]+(?<n>${ID})\\s*:\\s*(?:async\\s+)?function\\b` },
   { kind: 'method', re: `^[ \\t]*(?:${ID}\\.)+prototype\\.(?<n>${ID})\\s*=\\s*(?:async\\s+)?function\\b` },
+  // `app.use = function use(…)`, `exports.parse = function (…)`: a function stored in a member.
+  { kind: 'function', re: `^[ \\t]*(?:${ID}\\.)+(?<n>${ID})\\s*=\\s*(?:async\\s+)?function\\b` },
+  // Named function and class expressions anywhere on a line (callbacks, `module.exports = class X {`).
+  { kind: 'function', re: `(?<![\\w$.])function\\b\\s*\\*?\\s*(?<n>${ID})\\s*\\(` },
+  { kind: 'class', re: `(?<![\\w$.])class\\s+(?<n>${ID})\\s*(?:extends\\b[^{\\n]*)?\\{` },
 ];
 
 const TS_RULES: Rule[] = [
