@@ -52,13 +52,20 @@ const JS_RULES: Rule[] = [
     guard: true,
     re: `^[ \\t]+${JS_METHOD_MODIFIERS}(?:(?:get|set)\\s+)?(?:async\\s+)?\\*?\\s*(?<n>#?${ID}|\\[[\\w$.]+\\])\\s*(?:<[^>\\n]*>)?\\s*${JS_PARAMS}\\s*(?::\\s*[^{;=\\n]+?)?\\s*\\{`,
   },
-  { kind: 'method', re: `^[ \\t]+(?<n>${ID})\\s*:\\s*(?:async\\s+)?function\\b` },
+  // `name: function (…)` in an object literal, wherever it sits on the line (minified code too).
+  { kind: 'method', re: `(?<![\\w$.])(?<n>${ID}|\\[[\\w$.]+\\])\\s*:\\s*(?:async\\s+)?function\\b` },
   { kind: 'method', re: `^[ \\t]*(?:${ID}\\.)+prototype\\.(?<n>${ID})\\s*=\\s*(?:async\\s+)?function\\b` },
-  // `app.use = function use(…)`, `exports.parse = function (…)`: a function stored in a member.
-  { kind: 'function', re: `^[ \\t]*(?:${ID}\\.)+(?<n>${ID})\\s*=\\s*(?:async\\s+)?function\\b` },
+  // `app.use = function use(…)`, `check = function (…)`: a function stored in a member or variable, anywhere on a line.
+  { kind: 'function', re: `(?<![\\w$.])(?:${ID}\\.)*(?<n>${ID})\\s*=\\s*(?:async\\s+)?function\\b` },
   // Named function and class expressions anywhere on a line (callbacks, `module.exports = class X {`).
   { kind: 'function', re: `(?<![\\w$.])function\\b\\s*\\*?\\s*(?<n>${ID})\\s*\\(` },
   { kind: 'class', re: `(?<![\\w$.])class\\s+(?<n>${ID})\\s*(?:extends\\b[^{\\n]*)?\\{` },
+  // Class members right after `{`, `}` or `;` on one line (bundled and minified code).
+  {
+    kind: 'method',
+    guard: true,
+    re: `(?<=[{};])[ \\t]*(?:(?:static|async|get|set)\\s+)*\\*?(?<n>#?${ID})${JS_PARAMS_LINE}\\{`,
+  },
 ];
 
 const TS_RULES: Rule[] = [

@@ -80,6 +80,30 @@ describe('symbol extraction', () => {
     expect(extractSymbols('a.ts', text).map((s) => s.name)).toEqual(['A', 'run']);
   });
 
+  it('finds JavaScript definitions in bundled and minified shapes', () => {
+    const text = [
+      'app.use = function use(fn) {};',
+      'var a=1,check=function(){};exports.isX=function(b){return b};',
+      'module.exports = class Queue extends Base {',
+      'class K{constructor(e){this.e=e}digest(){return 1}static of(x){if(x){}}}',
+      'const o = { [Symbol.iterator]: function () {}, run: async function run() {} };',
+      '  async #pump(opts) {',
+    ].join('\n');
+    expect(extractSymbols('bundle.js', text).map((s) => `${s.line} ${s.name}`)).toEqual([
+      '1 use',
+      '2 check',
+      '2 isX',
+      '3 Queue',
+      '4 K',
+      '4 constructor',
+      '4 digest',
+      '4 of',
+      '5 [Symbol.iterator]',
+      '5 run',
+      '6 pump',
+    ]);
+  });
+
   it('finds nothing in files of unknown languages', () => {
     expect(languageOf('notes.txt')).toBeUndefined();
     expect(extractSymbols('notes.txt', 'function f() {}\n')).toEqual([]);
