@@ -88,7 +88,7 @@ export function extractSymbols(path: string, text: string): SymbolEntry[] {
 
 export function extractWith(language: Language, text: string): SymbolEntry[] {
   const lines = new Lines(text);
-  const found: { entry: SymbolEntry; order: number }[] = [];
+  const found: { entry: SymbolEntry; order: number; pos: number }[] = [];
   const rules = compiled(language);
   for (let r = 0; r < rules.length; r += 1) {
     const { rule, re } = rules[r] as Compiled;
@@ -103,13 +103,15 @@ export function extractWith(language: Language, text: string): SymbolEntry[] {
       else if (name.charCodeAt(0) === 35 /* # */ && name.length > 1) name = name.slice(1);
       const first = m[0].charCodeAt(0);
       const kind = groups.k ?? (rule.indented !== undefined && (first === 32 || first === 9) ? rule.indented : rule.kind);
-      found.push({ entry: { kind, line: lines.at(m.index), name: name.trim() }, order: r });
+      found.push({ entry: { kind, line: lines.at(m.index), name: name.trim() }, order: r, pos: m.index });
     }
   }
   if (language.scanner === 'json') scanJson(text, lines, found);
   else if (language.scanner === 'markdown') scanMarkdown(text, found);
   else if (language.scanner === 'go-type-block') scanGoTypeBlocks(text, lines, found);
-  found.sort((a, b) => a.entry.line - b.entry.line || a.order - b.order);
+  else if (language.scanner === 'js-assigned') scanAssignedFunctions(text, lines, found);
+  // Line order, then position on the line; the earlier rule first when both start at one place.
+  found.sort((a, b) => a.entry.line - b.entry.line || a.pos - b.pos || a.order - b.order);
   const out: SymbolEntry[] = [];
   const seen = new Set<string>();
   let previous: SymbolEntry | undefined;
@@ -125,7 +127,7 @@ export function extractWith(language: Language, text: string): SymbolEntry[] {
 }
 
 /** Keys of the top-level object: a character scan that tracks depth and skips string contents. */
-function scanJson(text: string, lines: Lines, found: { entry: SymbolEntry; order: number }[]): void {
+function scanJson(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
   let depth = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
@@ -146,7 +148,7 @@ function scanJson(text: string, lines: Lines, found: { entry: SymbolEntry; order
       } catch {
         name = text.slice(start + 1, i);
       }
-      found.push({ entry: { kind: 'key', line: lines.at(start), name }, order: 0 });
+      found.push({ entry: { kind: 'key', line: lines.at(start), name }, order: 0, pos: start });
     } else if (c === 123 /* { */ || c === 91 /* [ */) depth += 1;
     else if (c === 125 /* } */ || c === 93 /* ] */) depth -= 1;
   }
@@ -156,7 +158,7 @@ const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const HEADING = /^[ \t]{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 
 /** ATX headings outside fenced code blocks. */
-function scanMarkdown(text: string, found: { entry: SymbolEntry; order: number }[]): void {
+function scanMarkdown(text: string, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
   let fence: string | null = null;
   let line = 0;
   for (const raw of text.split('\n')) {
@@ -170,7 +172,7 @@ function scanMarkdown(text: string, found: { entry: SymbolEntry; order: number }
     }
     if (fence !== null) continue;
     const heading = HEADING.exec(raw.replace(/\r$/, ''));
-    if (heading) found.push({ entry: { kind: 'heading', line, name: heading[2] as string }, order: 0 });
+    if (heading) found.push({ entry: { kind: 'heading', line, name: heading[2] as string }, order: 0, pos: 0 });
   }
 }
 
@@ -178,7 +180,7 @@ const GO_TYPE_BLOCK = /^type[ \t]*\([ \t]*(?:\/\/[^\n]*)?\n([\s\S]*?)^\)/gm;
 const GO_BLOCK_ENTRY = /^(?:\t| {1,4})(?<n>[A-Za-z_]\w*)(?:\[[^\]\n]*\])?[ \t]+(?:=[ \t]*)?(?<k>struct|interface)?/gm;
 
 /** Types declared inside `type ( … )` groups. */
-function scanGoTypeBlocks(text: string, lines: Lines, found: { entry: SymbolEntry; order: number }[]): void {
+function scanGoTypeBlocks(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
   if (!text.includes('type (') && !text.includes('type(')) return;
   GO_TYPE_BLOCK.lastIndex = 0;
   for (let block = GO_TYPE_BLOCK.exec(text); block !== null; block = GO_TYPE_BLOCK.exec(text)) {
@@ -192,7 +194,11 @@ function scanGoTypeBlocks(text: string, lines: Lines, found: { entry: SymbolEntr
         GO_BLOCK_ENTRY.lastIndex = 0;
         const m = GO_BLOCK_ENTRY.exec(row);
         if (m?.index === 0 && m.groups?.n !== undefined) {
-          found.push({ entry: { kind: m.groups.k ?? 'type', line: lines.at(base + offset), name: m.groups.n }, order: 0 });
+          found.push({
+            entry: { kind: m.groups.k ?? 'type', line: lines.at(base + offset), name: m.groups.n },
+            order: 0,
+            pos: base + offset,
+          });
         }
       }
       for (const ch of row) {
@@ -201,5 +207,41 @@ function scanGoTypeBlocks(text: string, lines: Lines, found: { entry: SymbolEntr
       }
       offset += row.length + 1;
     }
+  }
+}
+
+const ASSIGNED_FUNCTION = /([:=])[ \t]*(?:async[ \t]+)?function\b/g;
+const IDENT_CHAR = /[\w$]/;
+
+/**
+ * `name: function`, `[Symbol.x]: function`, `x = function`, `a.b.c = function` (named c), found
+ * from the `:` or `=` backwards so the search itself starts at a cheap literal.
+ */
+function scanAssignedFunctions(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
+  if (!text.includes('function')) return;
+  ASSIGNED_FUNCTION.lastIndex = 0;
+  for (let m = ASSIGNED_FUNCTION.exec(text); m !== null; m = ASSIGNED_FUNCTION.exec(text)) {
+    const colon = m[1] === ':';
+    let end = m.index;
+    // `==`, `!=`, `<=`, `>=`, `+=` … are not assignments.
+    if (!colon && /[=!<>+\-*/%&|^?]/.test(text[end - 1] ?? '')) continue;
+    while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end -= 1;
+    let start = end;
+    let name: string;
+    if (colon && text[end - 1] === ']') {
+      start = text.lastIndexOf('[', end - 1);
+      if (start === -1 || end - start > 80) continue;
+      name = text.slice(start, end);
+      if (!/^\[[\w$.]+\]$/.test(name)) continue;
+    } else {
+      while (start > 0 && IDENT_CHAR.test(text[start - 1] as string)) start -= 1;
+      name = text.slice(start, end);
+      if (name === '' || /^\d/.test(name)) continue;
+    }
+    const before = text[start - 1] ?? '';
+    // A key must be a whole name (not `a.b:`); an assignment may be to a member (`a.b =`).
+    if (IDENT_CHAR.test(before) || (colon && before === '.')) continue;
+    if (KEYWORDS.has(name)) continue;
+    found.push({ entry: { kind: colon ? 'method' : 'function', line: lines.at(start), name }, order: 100, pos: start });
   }
 }
