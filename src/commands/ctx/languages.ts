@@ -5,10 +5,11 @@
  * used when the match starts with whitespace (Python and Rust `fn` inside a body are methods).
  *
  * Why regexes and not tree-sitter: bench/symbols.mjs measures both targets of issue 15 on these
- * rules (agreement with Universal Ctags on the fixture corpus, and time over node_modules against
- * `ctags -R`); the numbers are in the README. Regexes meet them with no grammar files to ship, load
- * or keep in step with ah's own version, and they cover thirty-odd languages where a tree-sitter
- * build would need one wasm grammar (and one query file) each.
+ * rules. Measured 2026-12-04 (README): agreement with Universal Ctags on the fixture corpus 94.3 %
+ * (TypeScript) and 100 % (JavaScript, Python, Go, Rust), 94-98 % on real TS/JS in node_modules,
+ * target >= 90 %; in-process time over node_modules 0.43-0.76x `ctags -R`, target <= 1.5x. Regexes
+ * meet both with no grammar files to ship, load or keep in step, and cover thirty-odd languages
+ * where tree-sitter would need one wasm grammar (and one query file) each.
  */
 
 export interface Rule {
