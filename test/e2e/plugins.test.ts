@@ -9,7 +9,19 @@ describe('ah plugins', () => {
   it('lists domains with source and state, and renders columns', async () => {
     const { env } = isolatedEnv();
     const r = (await runAh(['--json', 'plugins', 'list'], { env })).json<{ plugins: Record<string, unknown>[] }>();
-    expect(r.plugins.map((p) => p.domain)).toEqual(['ai', 'file', 'git', 'mcp', 'plugins', 'run', 'search', 'secrets']);
+    expect(r.plugins.map((p) => p.domain)).toEqual([
+      'ai',
+      'ctx',
+      'file',
+      'git',
+      'mcp',
+      'plugins',
+      'project',
+      'run',
+      'search',
+      'secrets',
+      'task',
+    ]);
     expect(r.plugins.find((p) => p.domain === 'file')).toMatchObject({
       plugin_name: 'ah-file',
       source: 'builtin',
