@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSensitiveName, REDACTED, redactArgv, redactText, redactValue, tokenize } from './redact.js';
+import { isSensitiveName, REDACTED, redactArgv, redactCommandLine, redactText, redactValue, tokenize } from './redact.js';
 
 describe('redaction', () => {
   it('tokenizes at separators, case changes and acronyms', () => {
@@ -120,6 +120,15 @@ describe('redaction', () => {
     expect(redactText('tool --proxy-user=bob:hunter2 x')).toBe(`tool --proxy-user=bob:${REDACTED} x`);
     expect(redactText('mysql -u root -phunter2 db')).toBe(`mysql -u ${REDACTED} -p${REDACTED} db`);
     expect(redactText('echo -U bob and ratio 3:4')).toBe('echo -U bob and ratio 3:4');
+  });
+
+  it('redacts a saved shell command word by word, like argv', () => {
+    expect(redactCommandLine('TOKEN=plain npm publish --password hunter2 && curl -u bob:pw https://h/ | jq .')).toBe(
+      `TOKEN=${REDACTED} npm publish --password ${REDACTED} && curl -u bob:${REDACTED} https://h/ | jq .`,
+    );
+    expect(redactCommandLine('export API_KEY=abc; make test')).toBe(`export API_KEY=${REDACTED}; make test`);
+    expect(redactCommandLine('npm test -- --grep "a b"')).toBe('npm test -- --grep "a b"');
+    expect(redactValue({ name: 'deploy', command: 'mysql -phunter2 db' })).toEqual({ name: 'deploy', command: `mysql -p${REDACTED} db` });
   });
 
   it('leaves ordinary text alone', () => {

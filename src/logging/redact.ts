@@ -99,11 +99,51 @@ export function redactValue(value: unknown): unknown {
       if (isSensitiveName(key)) out[key] = REDACTED;
       // A child's argv (run.check) is read as a command line, so `--user bob:pw` is caught.
       else if (key === 'argv' && Array.isArray(inner) && inner.every((v) => typeof v === 'string')) out[key] = redactArgv(inner);
+      // A shell command line (task.save, task.run's task_command) is redacted word by word, like argv.
+      else if ((key === 'command' || key === 'task_command') && typeof inner === 'string') out[key] = redactCommandLine(inner);
       else out[key] = redactValue(inner);
     }
     return out;
   }
   return value;
+}
+
+/**
+ * A shell command line redacted like argv: split at whitespace (quotes kept with their word),
+ * each simple command's words through redactArgv, plus `NAME=value` assignments whose name is
+ * sensitive (`TOKEN=… cmd`, `export API_KEY=…`). The spacing and operators are kept.
+ */
+export function redactCommandLine(line: string): string {
+  if (line.length > 100_000) return redactText(line);
+  const parts = line.split(/(\s+|&&|\|\||[|;])/);
+  let words: string[] = [];
+  let seps: string[] = [];
+  const out: string[] = [];
+  const flush = () => {
+    if (words.length === 0) return;
+    const redacted = redactArgv(words.map((w) => w.replace(/^(['"])(.*)\1$/, '$2')));
+    words.forEach((w, i) => {
+      let r = redacted[i] as string;
+      const assign = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(w);
+      if (assign && isSensitiveName(assign[1] as string)) r = `${assign[1]}=${REDACTED}`;
+      else if (r === w.replace(/^(['"])(.*)\1$/, '$2')) r = w;
+      out.push(r, seps[i] ?? '');
+    });
+    words = [];
+    seps = [];
+  };
+  for (let i = 0; i < parts.length; i += 2) {
+    const word = parts[i] as string;
+    const sep = parts[i + 1] ?? '';
+    if (word !== '') {
+      words.push(word);
+      seps.push(sep);
+    } else if (words.length > 0) seps[seps.length - 1] += sep;
+    else out.push(sep);
+    if (/[|;&]/.test(sep)) flush();
+  }
+  flush();
+  return out.join('');
 }
 
 /**

@@ -11,6 +11,7 @@ describe('ah plugins', () => {
     const r = (await runAh(['--json', 'plugins', 'list'], { env })).json<{ plugins: Record<string, unknown>[] }>();
     expect(r.plugins.map((p) => p.domain)).toEqual([
       'ai',
+      'ctx',
       'file',
       'git',
       'github',
@@ -20,9 +21,11 @@ describe('ah plugins', () => {
       'ollama',
       'plugins',
       'postgres',
+      'project',
       'run',
       'search',
       'secrets',
+      'task',
     ]);
     for (const domain of ['github', 'gitlab', 'http', 'ollama', 'postgres'])
       expect(r.plugins.find((p) => p.domain === domain)).toMatchObject({ source: 'bundled', state: 'enabled' });

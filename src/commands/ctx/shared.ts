@@ -1,0 +1,98 @@
+/** Presets, schemas and file reading shared by ctx pack and ctx symbols. */
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Effects } from '../../catalog/effects.js';
+import { Closed, Type } from '../../catalog/schema.js';
+
+export const PRESETS = {
+  summary: { limit: 80, previews: 4, symbolsPerFile: 20 },
+  review: { limit: 200, previews: 8, symbolsPerFile: 80 },
+  debug: { limit: 500, previews: 16, symbolsPerFile: 200 },
+} as const;
+export type PresetName = keyof typeof PRESETS;
+
+export const PRESET = Type.Union([Type.Literal('summary'), Type.Literal('review'), Type.Literal('debug')], {
+  default: 'review',
+  description:
+    'How much to return: summary (80 items, 4 symbol previews per file, 20 symbols per file), review (200 / 8 / 80), debug (500 / 16 / 200). An explicit limit replaces the item or file count.',
+});
+export const MAX_BYTES = Type.Integer({ minimum: 1, default: 8 * 1024 * 1024, description: 'Skip files larger than this many bytes' });
+export const FOLLOW_SYMLINKS = Type.Boolean({
+  default: false,
+  description: 'Follow symbolic links (otherwise they are counted and skipped)',
+});
+
+export const SYMBOL = Closed({ kind: Type.String(), line: Type.Integer({ minimum: 1 }), name: Type.String() });
+
+export const CTX_EFFECTS: Effects = {
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+  effects: ['filesystem_read'],
+  risk: 'low',
+  impact: 'Reads files under the given paths; changes nothing.',
+  reversibility: 'yes',
+};
+
+/** The effective item or file cap: an explicit limit wins over the preset's. */
+export function capOf(preset: PresetName, limit: number | null): number {
+  return limit ?? PRESETS[preset].limit;
+}
+
+export type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
+
+/** Bytes of the NUL sniff: a NUL byte in the first 8 KiB marks a binary file. */
+const SNIFF = 8192;
+
+/**
+ * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its
+ * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). The
+ * walk hands over regular files only, so the open cannot block on a FIFO.
+ */
+export function loadFile(path: string, maxBytes: number): Loaded {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return { kind: 'unreadable', size: 0 };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { kind: 'unreadable', size: 0 };
+    if (info.size > maxBytes) return { kind: 'large', size: info.size };
+    const buffer = Buffer.allocUnsafe(info.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = readSync(fd, buffer, filled, buffer.length - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    const bytes = buffer.subarray(0, filled);
+    if (bytes.subarray(0, SNIFF).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
+    return { kind: 'text', text: bytes.toString('utf8'), size: filled };
+  } catch {
+    return { kind: 'unreadable', size: 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Lines in a text: a trailing newline does not start another line; an empty file has none. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
+  return text.endsWith('\n') ? count : count + 1;
+}
+
+/** Gives the event loop a turn: file reads and regex passes are synchronous. */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Joins a shown root and a relative path the way search shows paths: forward slashes, no `./`. */
+export function joinShown(root: string, relative: string): string {
+  if (root === '.' || root === './' || root === '') return relative;
+  return `${root.replace(/[\\/]+$/, '')}/${relative}`;
+}
