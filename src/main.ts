@@ -7,6 +7,7 @@ import { BUILTIN_DOMAINS } from './commands/index.js';
 import { createEventLog } from './logging/events.js';
 import { type EventLog, NULL_LOG } from './logging/types.js';
 import { configRoot, type Env, pluginSettingsPath } from './platform/paths.js';
+import { withStdoutOnStderr } from './platform/stdout-owner.js';
 import { BUNDLED_PLUGINS } from './plugins/bundled/index.js';
 import { loadBundledPlugins, loadExternalPlugins } from './plugins/loader.js';
 import { readPluginSettings } from './plugins/settings.js';
@@ -32,9 +33,12 @@ const session = new CliSession(process.argv.slice(2), env, started);
 async function loadCatalog(configDir: string, log: EventLog): Promise<LiveCatalog> {
   const bundled = loadBundledPlugins(BUNDLED_PLUGINS);
   const shipped = [...BUILTIN_DOMAINS, ...bundled.modules];
-  const external = await loadExternalPlugins(
-    configDir,
-    shipped.map((m) => m.domain),
+  // A plugin that prints at import time must not put bytes before an MCP reply or into --json output.
+  const external = await withStdoutOnStderr(() =>
+    loadExternalPlugins(
+      configDir,
+      shipped.map((m) => m.domain),
+    ),
   );
   for (const warning of [...bundled.warnings, ...external.warnings]) {
     if (!session.wantsQuiet) err(`ah: warning: ${warning.message}`);

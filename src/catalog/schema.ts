@@ -102,17 +102,75 @@ export function schemaProblems(schema: JsonSchema | TSchema): string | null {
   return instance.errorsText(instance.errors);
 }
 
-/** One readable line for the first validation problem: JSON pointer plus the rule. */
-export function describeErrors(errors: ErrorObject[] | null | undefined, root = 'arguments'): string {
+/** How a person names the fields of a command: CLI flags and positionals, or MCP property names. */
+export interface FieldWords {
+  surface: 'cli' | 'mcp';
+  /** Fields taken from positional arguments (CLI only). */
+  positionals?: readonly string[];
+}
+
+/** The sub-schema an instance path points at (properties and items only; undefined past that). */
+function schemaAt(root: JsonSchema, pointer: string): JsonSchema | undefined {
+  let node: JsonSchema | undefined = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!node) return undefined;
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const props = node.properties as Record<string, JsonSchema> | undefined;
+    if (props && key in props) node = props[key];
+    else if (/^\d+$/.test(key) && node.items && typeof node.items === 'object') node = node.items as JsonSchema;
+    else return undefined;
+  }
+  return node;
+}
+
+/** The fixed choices of a schema (enum, or a union of consts), or null. */
+function choicesOf(schema: JsonSchema | undefined): string[] | null {
+  if (!schema) return null;
+  if (Array.isArray(schema.enum)) return schema.enum.map(String);
+  if ('const' in schema) return [String(schema.const)];
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => 'const' in b)) return branches.map((b) => String(b.const));
+  return null;
+}
+
+function fieldLabel(pointer: string, words: FieldWords | undefined): string {
+  const segments = pointer.split('/').slice(1);
+  if (!words || segments.length === 0) return pointer === '' ? '/' : pointer;
+  const name = segments[0] as string;
+  if (words.surface === 'mcp') return segments.join('.');
+  const flag = words.positionals?.includes(name) ? `<${name}>` : `--${name.replaceAll('_', '-')}`;
+  return segments.length === 1 ? flag : `${flag} (item ${segments.slice(1).join('.')})`;
+}
+
+/**
+ * One readable line for the first validation problem, in the words of the surface: a fixed set
+ * lists its choices, a missing field is named as the CLI or MCP spells it. Without `schema` and
+ * `words` it falls back to the JSON pointer plus the rule.
+ */
+export function describeErrors(
+  errors: ErrorObject[] | null | undefined,
+  root = 'arguments',
+  schema?: JsonSchema | TSchema,
+  words?: FieldWords,
+): string {
   const first = errors?.[0];
   if (!first) return `${root} are invalid`;
   const pointer = first.instancePath === '' ? '/' : first.instancePath;
-  switch (first.keyword) {
-    case 'additionalProperties':
-      return `${pointer}: unknown property '${String((first.params as { additionalProperty?: string }).additionalProperty)}' (rule: additionalProperties)`;
-    case 'required':
-      return `${pointer}: missing required property '${String((first.params as { missingProperty?: string }).missingProperty)}' (rule: required)`;
-    default:
-      return `${pointer}: ${first.message ?? 'is invalid'} (rule: ${first.keyword})`;
+  const doc = schema === undefined ? undefined : toJsonSchema(schema);
+  if (first.keyword === 'required') {
+    const missing = String((first.params as { missingProperty?: string }).missingProperty);
+    const at = first.instancePath === '' ? '' : first.instancePath;
+    if (words) return `missing ${fieldLabel(`${at}/${missing}`, words)}`;
+    return `${pointer}: missing required property '${missing}' (rule: required)`;
   }
+  if (first.keyword === 'additionalProperties') {
+    const extra = String((first.params as { additionalProperty?: string }).additionalProperty);
+    if (words?.surface === 'mcp')
+      return `unknown property '${extra}'${first.instancePath ? ` in ${fieldLabel(first.instancePath, words)}` : ''}`;
+    return `${pointer}: unknown property '${extra}' (rule: additionalProperties)`;
+  }
+  const choices = doc && ['const', 'enum', 'anyOf', 'oneOf'].includes(first.keyword) ? choicesOf(schemaAt(doc, first.instancePath)) : null;
+  if (choices && words) return `${fieldLabel(first.instancePath, words)} must be one of: ${choices.join(', ')}`;
+  if (words && first.instancePath !== '') return `${fieldLabel(first.instancePath, words)} ${first.message ?? 'is invalid'}`;
+  return `${pointer}: ${first.message ?? 'is invalid'} (rule: ${first.keyword})`;
 }

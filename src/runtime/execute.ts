@@ -18,7 +18,10 @@ import { type CredentialIds, resolveCredentials } from './credentials.js';
  * job tools of a server, the CLI's host commands). Every catalog descriptor is one.
  */
 export interface Callable
-  extends Pick<CommandDescriptor, 'id' | 'inputSchema' | 'credentialSlots' | 'stateless' | 'render' | 'logOutcome' | 'mcp' | 'run'> {
+  extends Pick<
+    CommandDescriptor,
+    'id' | 'inputSchema' | 'credentialSlots' | 'stateless' | 'render' | 'logOutcome' | 'mcp' | 'run' | 'cli'
+  > {
   /** Checked against every successful output when present (catalog commands always have one). */
   outputSchema?: TSchema | JsonSchema;
   /** How argument errors read: command arguments (default), CLI options (host), job tools (exit hint 2). */

@@ -5,6 +5,7 @@
  */
 import { domainOf } from '../catalog/descriptor.js';
 import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
+import { usageFor } from '../catalog/usage.js';
 import { AhError, internalError } from '../errors.js';
 import { logCompletion } from '../logging/completion.js';
 import { type ContextDefaults, needsExplicitCwd, resolveContext } from './context.js';
@@ -93,7 +94,11 @@ export function copyJson(value: unknown, depth = 0): unknown {
  * a copy and returns it; the caller's value stays as received. Throws INVALID_ARGUMENT (or
  * INVALID_RANGE for numeric bounds).
  */
-export function validateArguments(target: Pick<Callable, 'id' | 'kind'> & { inputSchema: TSchema | JsonSchema }, value: unknown) {
+export function validateArguments(
+  target: Pick<Callable, 'id' | 'kind' | 'cli'> & { inputSchema: TSchema | JsonSchema },
+  value: unknown,
+  surface: 'cli' | 'mcp' = 'mcp',
+) {
   const input = copyJson(value) as Record<string, unknown>;
   const validate = compile(target.inputSchema);
   if (validate(input)) return input;
@@ -102,7 +107,9 @@ export function validateArguments(target: Pick<Callable, 'id' | 'kind'> & { inpu
   const root = host ? 'options' : 'arguments';
   throw new AhError({
     code: RANGE_KEYWORDS.has(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
-    message: `invalid ${root} for ${host ? `ah ${target.id.replaceAll('.', ' ')}` : target.id}: ${describeErrors(validate.errors, root)}`,
+    message: `invalid ${root} for ${host || surface === 'cli' ? `ah ${target.id.replaceAll('.', ' ')}` : target.id}: ${describeErrors(validate.errors, root, target.inputSchema, { surface, positionals: target.cli?.positionals ?? [] })}`,
+    // A CLI user who left out a required value gets the usage line with the error.
+    ...(surface === 'cli' && validate.errors?.[0]?.keyword === 'required' ? { hint: usageHint(target) } : {}),
     // Job tools report argument errors with exit hint 2, as the reference contract does.
     exitCodeHint: target.kind === 'job' ? 2 : 1,
     domain: domainOf(target.id),
@@ -123,6 +130,10 @@ function disabledError(domain: string, transport: 'cli' | 'mcp'): AhError {
   });
 }
 
+function usageHint(target: Pick<Callable, 'id' | 'cli'> & { inputSchema: TSchema | JsonSchema }): string {
+  return `Usage: ${usageFor(target)}`;
+}
+
 /** Finds the command, validates its arguments and resolves the context. Throws AhError. */
 export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<InvokeOptions, 'defaults' | 'transport'>): PreparedCall {
   const extra = core.extra?.get(req.commandId);
@@ -138,7 +149,7 @@ export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<Inv
     descriptor.kind === 'job' && (req.context !== undefined || req.credentials !== undefined)
       ? { ...req.arguments, context: req.context, credentials: req.credentials }
       : req.arguments;
-  const input = validateArguments(descriptor, raw);
+  const input = validateArguments(descriptor, raw, options.transport);
   const { defaults } = options;
   const requireAbsoluteCwd =
     defaults.httpCwdRule === true && (defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));

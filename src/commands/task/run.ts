@@ -102,7 +102,8 @@ export const run = defineCommand({
           bytes = total;
         },
       });
-      if (result.kind === 'cancelled') throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
+      if (result.kind === 'cancelled')
+        throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
       if (result.kind !== 'exited') {
         throw new AhError({
           code: 'COMMAND_EXECUTION_FAILED',

@@ -19,6 +19,7 @@ import type { HostCliCommand, HostCliEnv } from './host-command.js';
 import { HOST_CLI_COMMANDS } from './host-commands.js';
 import { err, out, renderJson, renderNotices, styleFor } from './render.js';
 import { route } from './route.js';
+import { withStdoutOnStderr } from '../../platform/stdout-owner.js';
 
 /** One CLI process: its argv and how it prints. */
 export class CliSession {
@@ -185,16 +186,20 @@ export async function runCli(session: CliSession, host: Omit<Host, 'cwd' | 'expl
   }
   try {
     const { [CREDENTIALS_KEY]: credentials, ...commandInput } = input;
-    const outcome = await invoke(
-      core,
-      { commandId: routed.id, arguments: commandInput, credentials },
-      {
-        transport: 'cli',
-        defaults: { cwd, limit: env.limit, timeoutMs: null },
-        signal: interrupt.signal,
-        log: { parameters: { argv: session.loggedArgv() }, startedAt: session.started },
-      },
-    );
+    const call = () =>
+      invoke(
+        core,
+        { commandId: routed.id, arguments: commandInput, credentials },
+        {
+          transport: 'cli',
+          defaults: { cwd, limit: env.limit, timeoutMs: null },
+          signal: interrupt.signal,
+          log: { parameters: { argv: session.loggedArgv() }, startedAt: session.started },
+        },
+      );
+    // stdout is the renderer's: a command handler's own writes go to stderr (host commands such as
+    // mcp serve own stdout themselves).
+    const outcome = hostCommand ? await call() : await withStdoutOnStderr(call);
     if (!outcome.ok) return session.fail(outcome.error, routed.id, { helpCommand });
     if (hostCommand) return outcome.data.exit_code as number;
     if (globals.quiet) return 0;

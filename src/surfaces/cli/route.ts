@@ -90,9 +90,10 @@ export function route(args: readonly string[], table: RouteTable): Route {
   const attempted = [...words, next].join(' ');
   const guess = suggest(attempted, names) ?? suggest(next, names);
   throw new AhError({
-    code: 'INVALID_ARGUMENT',
+    code: 'COMMAND_NOT_FOUND',
     message: `'${attempted}' is not a command of 'ah ${domain}'`,
-    hint: guess ? `Did you mean 'ah ${domain} ${guess}'?` : `Run 'ah ${domain} --help' to list its commands.`,
+    hint: `${guess ? `Did you mean 'ah ${domain} ${guess}'? ` : ''}Run 'ah ${domain} --help' to list its commands.`,
+    domain,
     operation: 'route',
   });
 }

@@ -18,6 +18,7 @@ import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands, toolList } from './tool-definition.js';
 import { serveStdio } from './transports/stdio.js';
 import { settleBeforeExit } from '../../platform/blocked-exit.js';
+import { claimStdout } from '../../platform/stdout-owner.js';
 
 /** How long pool work (the final log flush) may take after shutdown before the process is killed. */
 const EXIT_GRACE_MS = 1000;
@@ -109,6 +110,8 @@ export async function serve(input: Record<string, unknown>, host: Host, managed?
     return runManaged(host.env, options, (hooks) => serve(input, host, hooks));
   }
   guardStdout();
+  // Over stdio only the transport writes to fd 1: handlers' stray writes go to stderr.
+  const stdout = options.transport === 'stdio' ? claimStdout() : process.stdout;
   boundHeapGrowth(host.env, process.execArgv);
   const reserved = reservedJobCommands(host.catalog.snapshot());
   if (reserved.length > 0) {
@@ -137,7 +140,7 @@ export async function serve(input: Record<string, unknown>, host: Host, managed?
       version: bound.identity.version,
     });
   } else {
-    await serveStdio(core, lifecycle);
+    await serveStdio(core, lifecycle, stdout);
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -16,12 +16,13 @@ function parentGone(originalParent: number): boolean {
   return process.ppid !== originalParent || !pidAlive(originalParent);
 }
 
-export async function serveStdio(core: McpCore, lifecycle: Lifecycle): Promise<void> {
+/** `output` is the only writer that reaches fd 1 (platform/stdout-owner.ts claimStdout). */
+export async function serveStdio(core: McpCore, lifecycle: Lifecycle, output: NodeJS.WritableStream): Promise<void> {
   const servers = new Set<ReturnType<typeof createServer>>();
   const log = core.runtime.log;
   const transport = new LineTransport({
     input: process.stdin,
-    output: process.stdout,
+    output,
     log,
     // However the wire closed (EOF, an output error, the SDK giving up), nobody is left to answer.
     onClosed: (reason) => void lifecycle.shutdown(reason),
@@ -50,7 +51,7 @@ export async function serveStdio(core: McpCore, lifecycle: Lifecycle): Promise<v
   // The SDK's stdio transport may not end the process on EOF by itself; make it explicit.
   process.stdin.once('end', () => void lifecycle.shutdown('stdin-eof'));
   process.stdin.once('close', () => void lifecycle.shutdown('stdin-close'));
-  process.stdout.on('error', (error) => void lifecycle.fail(error));
+  output.on('error', (error: Error) => void lifecycle.fail(error));
   const parent = process.ppid;
   const watchdog = setInterval(() => {
     if (parentGone(parent)) void lifecycle.shutdown('parent-exit');
