@@ -11,6 +11,11 @@ export interface AhErrorInit {
   exitCodeHint?: number | undefined;
   domain?: string | undefined;
   operation?: string | undefined;
+  /**
+   * A report the CLI prints on stdout before the diagnostic (text mode): e.g. the JUnit XML of a
+   * failed spec run, which a CI system must still receive when the call fails.
+   */
+  report?: string | undefined;
 }
 
 export class AhError extends Error {
@@ -21,6 +26,7 @@ export class AhError extends Error {
   readonly exitCodeHint: number;
   domain: string | undefined;
   operation: string | undefined;
+  readonly report: string | undefined;
 
   constructor(init: AhErrorInit) {
     super(init.message);
@@ -32,6 +38,7 @@ export class AhError extends Error {
     this.exitCodeHint = init.exitCodeHint ?? 1;
     this.domain = init.domain;
     this.operation = init.operation;
+    this.report = init.report;
   }
 }
 

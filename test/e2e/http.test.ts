@@ -162,6 +162,13 @@ describe('CLI', () => {
     const failed = await cli(['--json', 'http', 'assert', 'api.yaml', '--var', 'base=http://127.0.0.1:9']);
     expect(failed.code).not.toBe(0);
     expect(failed.errorJson()).toMatchObject({ code: 'HTTP_ASSERTION_FAILED', message: '2 of 2 cases failed in api.yaml' });
+    // A failed run still hands its JUnit report to the CI system on stdout, the diagnostic on stderr.
+    const failedJunit = await cli(['http', 'assert', 'api.yaml', '--var', 'base=http://127.0.0.1:9', '--report', 'junit']);
+    expect(failedJunit.code).toBe(1);
+    expect(XMLValidator.validate(failedJunit.stdout)).toBe(true);
+    const failedDoc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(failedJunit.stdout);
+    expect(failedDoc.testsuites.testsuite).toMatchObject({ tests: '2', failures: '2' });
+    expect(failedJunit.stderr).toContain('HTTP_ASSERTION_FAILED');
   });
 
   it('can be disabled and enabled like any domain', async () => {

@@ -50,6 +50,8 @@ export class CliSession {
   fail(error: unknown, command: string, options: { log?: EventLog; helpCommand?: string } = {}): number {
     // A command's own failures name its domain.
     const domain = command.includes('.') ? domainOf(command) : undefined;
+    // A failed call's report (JUnit XML of a failed spec, …) still reaches stdout for the tool that reads it.
+    if (error instanceof AhError && error.report !== undefined && !this.wantsJson && !this.wantsQuiet) out(error.report);
     printError(error, { json: this.wantsJson, style: this.errStyle, helpCommand: options.helpCommand, domain });
     if (options.log) {
       const fields = { transport: 'cli' as const, command, parameters: { argv: this.loggedArgv() } };

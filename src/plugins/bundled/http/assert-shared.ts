@@ -109,6 +109,7 @@ export function assertCommand(
           code: 'HTTP_ASSERTION_FAILED',
           message: `${failed} of ${cases.length} cases failed in ${args.spec_path}`,
           cause: textReport(output, true),
+          ...(args.report === 'text' ? {} : { report: args.report === 'junit' ? junitXml(output) : JSON.stringify(output, null, 2) }),
           domain: 'http',
           operation: id,
         });
