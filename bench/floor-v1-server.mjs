@@ -3,12 +3,11 @@
 // `node bench/floor-v1-server.mjs` serves stdio; `--http PORT` serves Streamable HTTP on 127.0.0.1.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { READ_TOOL } from './floor-tool.mjs';
+import { READ_TOOL, serveHttpSessions } from './floor-tool.mjs';
 
 function makeServer() {
   const server = new Server({ name: 'floor-v1', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -26,25 +25,9 @@ const httpIndex = process.argv.indexOf('--http');
 if (httpIndex === -1) {
   await makeServer().connect(new StdioServerTransport());
 } else {
-  const sessions = new Map();
-  const http = createHttpServer(async (req, res) => {
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-    const id = req.headers['mcp-session-id'];
-    let transport = id ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (id) {
-        res.writeHead(404).end();
-        return;
-      }
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => sessions.set(sid, transport),
-      });
-      await makeServer().connect(transport);
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  http.listen(Number(process.argv[httpIndex + 1]), '127.0.0.1', () => process.stderr.write(`floor listening on ${http.address().port}\n`));
+  serveHttpSessions(
+    Number(process.argv[httpIndex + 1]),
+    (onsessioninitialized) => new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized }),
+    makeServer,
+  );
 }

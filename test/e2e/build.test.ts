@@ -71,6 +71,9 @@ describe('built bundle', () => {
     const validate = compile(read?.inputSchema as JsonSchema);
     expect(validate({ path: 'a.txt', from: 0 })).toBe(false);
     expect(diagnostic).toMatchObject({ code: 'INVALID_RANGE' });
-    expect(diagnostic.message).toContain(describeErrors(validate.errors));
+    expect(diagnostic.message).toContain(
+      describeErrors(validate.errors, 'arguments', read?.inputSchema, { surface: 'cli', positionals: read?.cli?.positionals ?? [] }),
+    );
+    expect(diagnostic.message).toContain('--from must be >= 1');
   });
 });

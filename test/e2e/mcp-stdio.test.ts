@@ -120,7 +120,8 @@ describe('mcp serve over stdio', () => {
       code: 'INVALID_ARGUMENT',
       retryable: false,
       exit_code_hint: 1,
-      message: expect.stringContaining('/'),
+      // Named in MCP words: the missing property, or the one that is not in the schema.
+      message: expect.stringMatching(/^invalid arguments for file\.read: (missing path|unknown property 'nope')$/),
     });
     const ctx = (await s.client.callTool({ name: 'ah.file.read', arguments: { path: 'x', context: { cwd: '' } } })) as Result;
     expect(ctx._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'INVALID_CONTEXT', exit_code_hint: 2 });

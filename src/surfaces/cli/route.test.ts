@@ -33,7 +33,10 @@ describe('route', () => {
 
   it('suggests the nearest command in a domain', () => {
     expect(() => route(['file', 'raed'], table)).toThrowError(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT', hint: "Did you mean 'ah file read'?" }),
+      expect.objectContaining({
+        code: 'COMMAND_NOT_FOUND',
+        hint: "Did you mean 'ah file read'? Run 'ah file --help' to list its commands.",
+      }),
     );
   });
 

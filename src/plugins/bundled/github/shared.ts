@@ -4,10 +4,10 @@
  * Octokit is imported on the first call only: tools/list, --help and start-up never load it.
  */
 import type { CommandContext, CredentialSlot } from '../../../catalog/descriptor.js';
-import type { Effects } from '../../../catalog/effects.js';
 import { type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
 import { type ApiFailure, apiError, transportError } from '../forge/api-error.js';
+import { readEffects, refuseMcpToken, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
 import { detectRemote } from '../forge/remote.js';
 import { type ResolvedToken, resolveToken, type TokenPolicy } from '../forge/token.js';
 
@@ -21,15 +21,10 @@ export const COMMON = {
   remote: Type.String({ default: 'origin', minLength: 1, maxLength: 200, description: 'Git remote used to detect the repository' }),
   api_url: Type.String({
     default: DEFAULT_API,
-
     maxLength: 2000,
     description: 'REST API base URL (GitHub Enterprise: https://HOST/api/v3)',
   }),
-  timeout_secs: Type.Integer({ default: 60, minimum: 1, maximum: 600, description: 'Timeout of each API request' }),
-  token: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 4096, description: 'Token (CLI only; refused over MCP: use credentials.token)' }),
-  ),
-  use_git_credential: Type.Boolean({ default: true, description: "Ask git's credential helpers for a token when no other source has one" }),
+  ...TOKEN_INPUTS,
 };
 export type Common = Static<ReturnType<typeof Type.Object<typeof COMMON>>>;
 
@@ -37,37 +32,12 @@ export const TOKEN_SLOT: readonly CredentialSlot[] = [
   { name: 'token', acceptedKinds: ['github-token'], required: false, description: 'A GitHub token secret (vault record id)' },
 ];
 
-const FILE_FIELDS = ['body_file', 'comment_file', 'notes_file'];
-
 /** Over HTTP MCP a call needs no cwd when it names the repository and reads no relative file. */
-export function stateless(input: Record<string, unknown>): boolean {
-  if (typeof input.repo !== 'string') return false;
-  return FILE_FIELDS.every((f) => typeof input[f] !== 'string' || (input[f] as string).startsWith('/'));
-}
+export const stateless = statelessWhenNamed('repo', ['body_file', 'comment_file', 'notes_file']);
 
-export const READ_EFFECTS: Effects = {
-  readOnly: true,
-  destructive: false,
-  idempotent: true,
-  openWorld: true,
-  effects: ['network_read', 'external_read'],
-  risk: 'medium',
-  impact: 'Reads from the GitHub API with the resolved token; changes nothing.',
-  reversibility: 'yes',
-};
+export const READ_EFFECTS = readEffects('GitHub');
 
-export function writeEffects(impact: string, idempotent = false): Effects {
-  return {
-    readOnly: false,
-    destructive: false,
-    idempotent,
-    openWorld: true,
-    effects: ['network_write', 'external_write'],
-    risk: 'high',
-    impact,
-    reversibility: 'unknown',
-  };
-}
+export { writeEffects } from '../forge/common.js';
 
 export interface GithubTarget {
   owner: string;
@@ -104,9 +74,7 @@ function invalid(message: string, hint?: string): AhError {
 }
 
 async function target(args: Common, ctx: CommandContext): Promise<GithubTarget> {
-  if (args.token !== undefined && ctx.transport === 'mcp') {
-    throw invalid('token is accepted from the CLI only', 'Over MCP pass the id of a github-token secret under credentials.token.');
-  }
+  refuseMcpToken(args.token, ctx, 'github');
   let apiUrl: URL;
   try {
     apiUrl = new URL(args.api_url.replace(/\/+$/, ''));
@@ -212,14 +180,11 @@ export async function githubClient(args: Common, ctx: CommandContext, operation:
 }
 
 /** A UTF-8 text input given inline or as a file (relative to the call's cwd), never both. */
-export async function textInput(
+export function textInput(
   ctx: CommandContext,
   inline: string | undefined,
   file: string | undefined,
   names: [string, string],
 ): Promise<string | undefined> {
-  if (inline !== undefined && file !== undefined) throw invalid(`pass ${names[0]} or ${names[1]}, not both`);
-  if (file === undefined) return inline;
-  const { readTextFile } = await import('../forge/files.js');
-  return readTextFile(ctx, file, 'github');
+  return sharedTextInput(ctx, inline, file, names, 'github');
 }

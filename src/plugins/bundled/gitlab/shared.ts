@@ -6,9 +6,9 @@
  * load here, against a few dozen lines for the handful of endpoints used (docs/architecture.md).
  */
 import type { CommandContext, CredentialSlot } from '../../../catalog/descriptor.js';
-import type { Effects } from '../../../catalog/effects.js';
 import { type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
+import { readEffects, refuseMcpToken, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
 import { apiError, transportError } from '../forge/api-error.js';
 import { detectRemote } from '../forge/remote.js';
 import { checkTokenTarget, type ResolvedToken, resolveToken, type TokenPolicy } from '../forge/token.js';
@@ -29,11 +29,7 @@ export const COMMON = {
   ),
   api_url: Type.Optional(Type.String({ maxLength: 2000, description: 'REST API base (default <host>/api/v4)' })),
   graphql_url: Type.Optional(Type.String({ maxLength: 2000, description: 'GraphQL endpoint (default derived from api_url)' })),
-  timeout_secs: Type.Integer({ default: 60, minimum: 1, maximum: 600, description: 'Timeout of each API request' }),
-  token: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 4096, description: 'Token (CLI only; refused over MCP: use credentials.token)' }),
-  ),
-  use_git_credential: Type.Boolean({ default: true, description: "Ask git's credential helpers for a token when no other source has one" }),
+  ...TOKEN_INPUTS,
 };
 export type Common = Static<ReturnType<typeof Type.Object<typeof COMMON>>>;
 
@@ -41,37 +37,12 @@ export const TOKEN_SLOT: readonly CredentialSlot[] = [
   { name: 'token', acceptedKinds: ['gitlab-token'], required: false, description: 'A GitLab token secret (vault record id)' },
 ];
 
-const FILE_FIELDS = ['description_file', 'comment_file', 'body_file'];
-
 /** Over HTTP MCP a call needs no cwd when it names the project and reads no relative file. */
-export function stateless(input: Record<string, unknown>): boolean {
-  if (typeof input.project !== 'string') return false;
-  return FILE_FIELDS.every((f) => typeof input[f] !== 'string' || (input[f] as string).startsWith('/'));
-}
+export const stateless = statelessWhenNamed('project', ['description_file', 'comment_file', 'body_file']);
 
-export const READ_EFFECTS: Effects = {
-  readOnly: true,
-  destructive: false,
-  idempotent: true,
-  openWorld: true,
-  effects: ['network_read', 'external_read'],
-  risk: 'medium',
-  impact: 'Reads from the GitLab API with the resolved token; changes nothing.',
-  reversibility: 'yes',
-};
+export const READ_EFFECTS = readEffects('GitLab');
 
-export function writeEffects(impact: string, idempotent = false): Effects {
-  return {
-    readOnly: false,
-    destructive: false,
-    idempotent,
-    openWorld: true,
-    effects: ['network_write', 'external_write'],
-    risk: 'high',
-    impact,
-    reversibility: 'unknown',
-  };
-}
+export { writeEffects } from '../forge/common.js';
 
 function invalid(message: string, hint?: string, code = 'INVALID_ARGUMENT'): AhError {
   return new AhError({ code, message, hint, domain: 'gitlab', operation: 'gitlab.input' });
@@ -109,9 +80,7 @@ export interface GitlabClient {
 }
 
 async function target(args: Common, ctx: CommandContext): Promise<GitlabTarget> {
-  if (args.token !== undefined && ctx.transport === 'mcp') {
-    throw invalid('token is accepted from the CLI only', 'Over MCP pass the id of a gitlab-token secret under credentials.token.');
-  }
+  refuseMcpToken(args.token, ctx, 'gitlab');
   let project = args.project;
   let hostRaw = args.host;
   const trusted = [new URL(DEFAULT_HOST).hostname];
@@ -265,14 +234,11 @@ export async function gitlabClient(args: Common, ctx: CommandContext, operation:
 }
 
 /** A UTF-8 text input given inline or as a file (relative to the call's cwd), never both. */
-export async function textInput(
+export function textInput(
   ctx: CommandContext,
   inline: string | undefined,
   file: string | undefined,
   names: [string, string],
 ): Promise<string | undefined> {
-  if (inline !== undefined && file !== undefined) throw invalid(`pass ${names[0]} or ${names[1]}, not both`);
-  if (file === undefined) return inline;
-  const { readTextFile } = await import('../forge/files.js');
-  return readTextFile(ctx, file, 'gitlab');
+  return sharedTextInput(ctx, inline, file, names, 'gitlab');
 }
