@@ -5,7 +5,7 @@ import { ROOT } from './lib.mjs';
 
 const only = process.argv.slice(2);
 const sections = [];
-for (const name of ['startup', 'search', 'symbols', 'mcp-stdio', 'mcp-http', 'http', 'postgres', 'fuzz']) {
+for (const name of ['startup', 'search', 'symbols', 'mcp-stdio', 'mcp-http', 'http', 'postgres', 'fuzz', 'soak']) {
   if (only.length > 0 && !only.includes(name)) continue;
   process.stderr.write(`== ${name}\n`);
   const mod = await import(`./${name}.mjs`);

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../platform/atomic-write.js';
+import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
 import { configurationId, parseDefinition, type ServiceDefinition, canonicalJson } from './definition.js';
 
 export type Read<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
@@ -105,6 +105,15 @@ async function readJson<T>(path: string, parse: (v: unknown) => T | null): Promi
   return parsed === null ? { kind: 'invalid', reason: `${path} does not have the expected fields` } : { kind: 'ok', value: parsed };
 }
 
+/**
+ * Replaces a state file. Temp files of writers killed mid-write go first: only dead writers' temps
+ * are removed (pid check), so a live writer of the same file is never disturbed.
+ */
+async function replaceJson(path: string, value: unknown): Promise<void> {
+  await sweepStaleTemps(path);
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
 async function removeIfPresent(path: string): Promise<boolean> {
   try {
     await unlink(path);
@@ -168,15 +177,15 @@ export class StateStore {
 
   async writeCurrent(serviceId: string, id: string): Promise<void> {
     const value: CurrentIndex = { schema_version: 1, service_id: serviceId, configuration_id: id, updated_at: new Date().toISOString() };
-    await writeFileAtomic(this.currentPath, `${JSON.stringify(value, null, 2)}\n`);
+    await replaceJson(this.currentPath, value);
   }
 
   async writeRuntime(value: RuntimeRecord): Promise<void> {
-    await writeFileAtomic(this.runtimePath, `${JSON.stringify(value, null, 2)}\n`);
+    await replaceJson(this.runtimePath, value);
   }
 
   async writeLifecycle(value: LifecycleRecord): Promise<void> {
-    await writeFileAtomic(this.lifecyclePath, `${JSON.stringify(value, null, 2)}\n`);
+    await replaceJson(this.lifecyclePath, value);
   }
 
   /**

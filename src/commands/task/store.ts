@@ -7,7 +7,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AhError } from '../../errors.js';
-import { writeFileAtomic } from '../../platform/atomic-write.js';
+import { sweepStaleTemps, writeFileAtomic } from '../../platform/atomic-write.js';
 import { withFileLock } from '../../platform/lock.js';
 
 export interface StoredTask {
@@ -87,6 +87,8 @@ export async function upsertTask(path: string, name: string, command: string, no
   // The lock's sidecar lives next to the store, so the directory must exist first.
   await writeDirectory(path);
   return withFileLock(path, { timeoutMs: LOCK_TIMEOUT_MS }, async () => {
+    // Temp files of writers killed mid-write (store and lock) go first; only a lock holder may judge them.
+    await sweepStaleTemps(path, `${path}.lock`);
     const file = await readStore(path);
     const record: StoredTask = { name, command, updated_unix_seconds: now };
     const index = file.tasks.findIndex((t) => t.name === name);
