@@ -106,6 +106,34 @@ describe('file commands on hostile files', () => {
     expect(plain.structuredContent).toMatchObject({ content: 'hello' });
   }, 120_000);
 
+  it('lets every command that walks a tree pass over them: search, ctx, project and git answer in time', async () => {
+    const { dir } = await hostileTree();
+    execFileSync('git', ['init', '-q', dir]);
+    writeFileSync(join(dir, 'code.ts'), 'export function findMe() {}\n');
+    const s: StdioServer = await connectStdio([], { cwd: dir });
+    open.push(s);
+    const walkers: Array<{ tool: string; args: Record<string, unknown> }> = [
+      { tool: 'ah.search.text', args: { pattern: 'findMe' } },
+      { tool: 'ah.search.text', args: { pattern: 'findMe', follow_symlinks: true } },
+      { tool: 'ah.search.files', args: { query: 'fifo' } },
+      { tool: 'ah.ctx.pack', args: {} },
+      { tool: 'ah.ctx.pack', args: { follow_symlinks: true } },
+      { tool: 'ah.ctx.symbols', args: { path: '.' } },
+      { tool: 'ah.project.detect', args: {} },
+      { tool: 'ah.git.status', args: {} },
+      { tool: 'ah.ctx.changed', args: {} },
+    ];
+    for (const { tool, args } of walkers) {
+      // A blocked open or a read of /dev/zero would show as a timeout here.
+      const result = (await s.client.callTool({ name: tool, arguments: { ...args, context: { timeout_ms: 8000 } } })) as Result;
+      const code = result._meta?.['dev.aihelper/diagnostic']?.code;
+      expect(code, `${tool} ${JSON.stringify(args)}: ${JSON.stringify(result).slice(0, 300)}`).not.toBe('EXECUTION_TIMEOUT');
+      if (tool === 'ah.search.text' && !result.isError) expect(JSON.stringify(result.structuredContent)).toContain('code.ts');
+    }
+    const plain = (await s.client.callTool({ name: 'ah.file.read', arguments: { path: 'plain.txt' } })) as Result;
+    expect(plain.structuredContent).toMatchObject({ content: 'hello' });
+  }, 120_000);
+
   it('refuses byte and line inputs above their schema maxima', async () => {
     const { dir } = await hostileTree();
     const s = await connectStdio([], { cwd: dir });
