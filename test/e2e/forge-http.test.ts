@@ -24,7 +24,7 @@ beforeAll(async () => {
   github.route('GET', '/repos/octocat/Hello-World', { json: fixture('github', 'repo') });
   gitlab.route('GET', '/projects/group%2Fname', { json: fixture('gitlab', 'project') });
   server = await startHttpServer({
-    env: isolatedEnv({ GITHUB_TOKEN: `t-${randomBytes(4).toString('hex')}`, GITLAB_TOKEN: undefined }).env,
+    env: isolatedEnv({ GITHUB_TOKEN: `t-${randomBytes(4).toString('hex')}`, GITLAB_TOKEN: undefined }, { suite: true }).env,
   });
   client = new Client({ name: 'forge-http', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
