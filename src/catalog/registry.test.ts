@@ -35,6 +35,20 @@ function rejects(module: DomainModule): void {
 }
 
 describe('defineCatalog', () => {
+  it('leaves descriptor checks of loader-checked modules to the loader, never the catalog-wide ones', () => {
+    const untitled = command({ title: '' });
+    rejects(domain(untitled));
+    // The plugin loader has already run descriptorProblems on such a module.
+    expect(defineCatalog([domain(untitled)], { checked: () => true }).byId.has('demo.echo')).toBe(true);
+    const twice = { ...domain(command()), domain: 'demo' };
+    expect(() => defineCatalog([domain(command()), twice], { checked: () => true })).toThrowError(
+      expect.objectContaining({ code: 'COMMAND_CATALOG_INVALID' }),
+    );
+    expect(() => defineCatalog([domain(command({ id: 'other.echo' }))], { checked: () => true })).toThrowError(
+      expect.objectContaining({ code: 'COMMAND_CATALOG_INVALID' }),
+    );
+  });
+
   it('accepts a valid descriptor', () => {
     expect(defineCatalog([domain(command())]).byId.get('demo.echo')?.title).toBe('Echo');
   });

@@ -110,6 +110,12 @@ export interface DefineOptions {
   revision?: number;
   /** Which modules get their examples validated (default: all). */
   verifyExamples?: (module: DomainModule) => boolean;
+  /**
+   * Modules whose descriptors the plugin loader has already run through `descriptorProblems`
+   * (bundled and external plugins): only the catalog-wide checks (domains, ids, tool names) are
+   * left for them, so a start-up does not check every plugin command twice.
+   */
+  checked?: (module: DomainModule) => boolean;
 }
 
 /** Validates a set of domain modules into a definition. Throws COMMAND_CATALOG_INVALID. */
@@ -119,13 +125,14 @@ export function defineCatalog(modules: readonly DomainModule[], options: DefineO
   const seenDomains = new Set<string>();
   const toolNames = new Set<string>();
   for (const mod of modules) {
+    const checked = options.checked?.(mod) === true;
     if (!/^[a-z0-9-]+$/.test(mod.domain)) throw invalid(`domain '${mod.domain}' has a bad name`);
     if (seenDomains.has(mod.domain)) throw invalid(`domain '${mod.domain}' is registered twice`);
     seenDomains.add(mod.domain);
     for (const d of mod.commands) {
       if (byId.has(d.id)) throw invalid(`command id '${d.id}' is registered twice`);
       if (domainOf(d.id) !== mod.domain) throw invalid(`command '${d.id}' is not in its domain '${mod.domain}'`);
-      const problems = descriptorProblems(d, { verifyExamples: options.verifyExamples?.(mod) ?? true });
+      const problems = checked ? [] : descriptorProblems(d, { verifyExamples: options.verifyExamples?.(mod) ?? true });
       if (problems.length > 0) throw invalid(`command '${d.id}' is invalid: ${problems[0]}`, problems.join('; '));
       const name = d.mcp?.name;
       if (name !== undefined && toolNames.has(name)) throw invalid(`command '${d.id}' claims the tool name '${name}' a second time`);
