@@ -139,8 +139,17 @@ export async function runInstall(
     const done = await ensureManaged(deps.managed, managed);
     for (const p of plans) p.report.managed_service = done;
   }
-  for (const p of plans) {
+  for (const [i, planned] of plans.entries()) {
+    let p = planned;
     try {
+      // Under `all`, an earlier target may have written a shared file (AGENTS.md, .mcp.json): plan
+      // again so this report says what this run really did. A confirmed plan is kept as shown.
+      if (all && confirm === null && i > 0) {
+        p = await planInstall(p.spec, deps.ctx, choice, body);
+        p.report.warnings.push(...warnings);
+        p.report.managed_service = planned.report.managed_service;
+        plans[i] = p;
+      }
       await executeSteps(deps.ctx, p.steps);
       p.report.changed = changedBy(p.report);
     } catch (e) {

@@ -39,8 +39,11 @@ export async function runUninstall(deps: AiDeps, target: TargetArg, scope: Scope
   }
   const summary = summaryOf(plans, null);
   if (!deps.ctx.dryRun) {
-    for (const p of plans) {
+    for (const [i, planned] of plans.entries()) {
+      let p = planned;
       try {
+        // An earlier target may have cleaned a shared file already (AGENTS.md, .mcp.json).
+        if (i > 0) plans[i] = p = await planUninstall(p.spec, deps.ctx, scope);
         await executeSteps(deps.ctx, p.steps);
         p.report.changed = changedBy(p.report);
       } catch (e) {
