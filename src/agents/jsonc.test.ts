@@ -31,10 +31,52 @@ describe('JSONC config edits', () => {
 
   test('removing the entry again gives back the planted text', () => {
     const added = setAt(PLANTED, ['mcpServers', 'aihelper'], { command: '/abs/ah' });
-    const removed = setAt(added, ['mcpServers', 'aihelper'], undefined);
-    expect(parseConfig(removed, 'f')).toEqual(parseConfig(PLANTED, 'f'));
-    expect(removed).toContain('"zeta": { "command": "z" }, // keep me');
-    expect(removed).toContain('/* trailing block comment */');
+    expect(setAt(added, ['mcpServers', 'aihelper'], undefined)).toBe(PLANTED);
+  });
+
+  const SHAPES: Record<string, string> = {
+    'no trailing commas': '{\n  "mcpServers": {\n    "a": { "command": "a" }\n  }\n}\n',
+    'comment after the last sibling': '{\n  "mcpServers": {\n    "a": { "command": "a" } // mine\n  }\n}\n',
+    'empty object': '{\n  "theme": "x",\n  "mcpServers": {}\n}\n',
+    'no parent key': '{\n  // only settings\n  "theme": "x"\n}\n',
+    'empty root': '{}\n',
+    'one-line object': '{ "mcpServers": { "a": { "command": "a" } } }\n',
+    'tabs and CRLF': '{\r\n\t"mcpServers": {\r\n\t\t"a": 1,\r\n\t},\r\n}\r\n',
+  };
+  for (const [name, planted] of Object.entries(SHAPES)) {
+    test(`insert keeps every planted line (at most a comma added) and parses: ${name}`, () => {
+      const entry = { command: '/abs/ah', args: ['mcp', 'serve'] };
+      const added = setAt(planted, ['mcpServers', 'aihelper'], entry);
+      expect(valueAt(parseConfig(added, 'f'), ['mcpServers', 'aihelper'])).toEqual(entry);
+      const rest = parseConfig(added, 'f') as Record<string, any>;
+      delete rest.mcpServers.aihelper;
+      expect(rest).toEqual({ mcpServers: {}, ...parseConfig(planted, 'f') });
+      if (!['empty object', 'empty root', 'no parent key', 'one-line object'].includes(name)) {
+        const lines = added.split(/\r?\n/);
+        for (const line of planted.split(/\r?\n/))
+          expect(lines.some((l) => l === line || l === `${line},` || l.startsWith(`${line.replace(/ \/\/.*$/, '')},`))).toBe(true);
+      }
+      expect(added.includes('\r\n')).toBe(planted.includes('\r\n'));
+      // Install then uninstall: what the user planted is back (a comma or an empty parent we added may stay).
+      const removed = setAt(added, ['mcpServers', 'aihelper'], undefined);
+      expect(parseConfig(removed, 'f')).toEqual({
+        ...(name === 'no parent key' || name === 'empty root' ? { mcpServers: {} } : {}),
+        ...parseConfig(planted, 'f'),
+      });
+      if (!['no parent key', 'empty root'].includes(name)) expect(removed).toBe(planted);
+    });
+  }
+
+  test('removal keeps comments on other lines and drops the comma our entry needed', () => {
+    const middle = '{\n  "s": {\n    "a": 1, // mine\n    "aihelper": { "x": 1 }, // ours\n    "b": 2\n  }\n}\n';
+    expect(setAt(middle, ['s', 'aihelper'], undefined)).toBe('{\n  "s": {\n    "a": 1, // mine\n    "b": 2\n  }\n}\n');
+    const last = '{\n  "s": {\n    "a": 1, // mine\n    "aihelper": { "x": 1 }\n  }\n}\n';
+    expect(setAt(last, ['s', 'aihelper'], undefined)).toBe('{\n  "s": {\n    "a": 1 // mine\n  }\n}\n');
+    expect(setAt('{ "s": { "a": 1, "aihelper": 2, "b": 3 } }', ['s', 'aihelper'], undefined)).toBe('{ "s": { "a": 1, "b": 3 } }');
+    expect(setAt('{ "s": { "a": 1, "aihelper": 2 } }', ['s', 'aihelper'], undefined)).toBe('{ "s": { "a": 1 } }');
+    expect(setAt('{ "s": { "aihelper": 2 } }', ['s', 'aihelper'], undefined)).toBe('{ "s": {} }');
+    expect(setAt('{\n  "s": {\n    "aihelper": 2\n  }\n}\n', ['s', 'aihelper'], undefined)).toBe('{\n  "s": {}\n}\n');
+    expect(setAt('{ "s": {} }', ['s', 'aihelper'], undefined)).toBe('{ "s": {} }');
   });
 
   test('replacing an entry touches only that entry', () => {

@@ -3,7 +3,8 @@
  * comments, trailing commas, key order and indentation of everything else survive (jsonc-parser
  * computes the minimal edit). A file that does not parse is refused, never rewritten.
  */
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { insertAt, removeAt } from './jsonc-insert.js';
 import { AhError } from '../errors.js';
 
 export type JsonPath = (string | number)[];
@@ -39,19 +40,12 @@ export function valueAt(root: unknown, keys: readonly string[]): unknown {
   return node;
 }
 
-/** Indentation and line ending of the existing text, so inserted lines look like their neighbours. */
-function formattingOf(text: string): FormattingOptions {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: indent.length, eol };
-}
-
 /**
  * Sets (or, with `undefined`, removes) the value at `keys`, creating parent objects as needed.
  * `text` null means the file does not exist yet: a fresh pretty file is made.
  */
 export function setAt(text: string | null, keys: JsonPath, value: unknown): string {
-  const base = text === null || text.trim() === '' ? '{}\n' : text;
-  const edits = modify(base, keys, value, { formattingOptions: formattingOf(text ?? '\n  x') });
-  return applyEdits(base, edits);
+  if (value !== undefined) return insertAt(text, keys.map(String), value);
+  if (text === null) return '';
+  return removeAt(text, keys.map(String));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AhError } from '../errors.js';
+import type { AhError } from '../errors.js';
 import { BLOCK_BEGIN, BLOCK_END, findBlock, stripBlock, upsertBlock } from './rules-block.js';
 
 const USER = '# My project\n\nBuild with make.\n';

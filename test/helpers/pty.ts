@@ -19,9 +19,11 @@ export interface PtyStep {
 
 export async function runOnPty(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd?: string; steps: PtyStep[]; timeoutMs?: number },
+  options: { env: NodeJS.ProcessEnv; cwd?: string; steps: PtyStep[]; timeoutMs?: number; columns?: number },
 ): Promise<{ code: number | null; transcript: string }> {
-  const command = [process.execPath, AH_BIN, ...args].map(shellQuote).join(' ');
+  const ah = [process.execPath, AH_BIN, ...args].map(shellQuote).join(' ');
+  // script's terminal has no size of its own (0 columns): full-screen prompts need one to lay out.
+  const command = options.columns === undefined ? ah : `stty cols ${options.columns} rows 50; exec ${ah}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     env: options.env,
     cwd: options.cwd ?? process.cwd(),
