@@ -11,6 +11,7 @@ const SLOW = [
   'test/e2e/secrets-browser.test.ts',
   'test/e2e/clients.test.ts',
   'test/integration/service-systemd.test.ts',
+  'test/integration/ai-install-managed.test.ts',
 ];
 
 export default defineConfig({

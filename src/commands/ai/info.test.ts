@@ -22,7 +22,7 @@ describe('ai.info', () => {
     expect(out.command).toBe('ai.info');
     expect(out.domain_filter).toBeNull();
     expect(out.global_options.map((g) => g.flag)).toEqual(['--cwd PATH', '--limit N', '--json', '--quiet', '-V, --version', '-h, --help']);
-    expect(out.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service', 'secrets']);
+    expect(out.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service', 'secrets', 'ai install']);
     expect(out.host_commands[0]).toMatchObject({ name: 'mcp serve' });
     expect(out.host_commands[0]?.usage).toContain(
       'mcp serve [--transport stdio|http] [--port PORT] [--max-active N] [--default-timeout-ms MS]',
@@ -59,6 +59,9 @@ describe('ai.info', () => {
     expect(git.plugins.map((p) => p.domain)).toEqual(['git']);
     const mcp = await info.run({ domain: 'mcp' }, ctx);
     expect(mcp.host_commands.map((h) => h.name)).toEqual(['mcp serve', 'mcp service']);
+    const ai = await info.run({ domain: 'ai' }, ctx);
+    expect(ai.host_commands.map((h) => h.name)).toEqual(['ai install']);
+    expect(ai.host_commands[0]?.usage).toContain('ah ai status [target]');
   });
 
   it('renders a one-domain manual as that domain only, its host commands inside its section', async () => {

@@ -63,6 +63,18 @@ const HOST_COMMANDS = [
       { description: 'add a token through the browser form', command: 'ah secrets add gh-main --kind github-token --open' },
     ],
   },
+  {
+    name: 'ai install',
+    summary:
+      'Connect an agent (claude, codex, gemini, cursor, copilot, copilot-cli, opencode, all) to ah: MCP registration plus a rules block; uninstall and status undo and inspect it.',
+    usage:
+      'ah ai install <target> [--scope local|project|user] [--transport stdio|http|managed] [--url URL] [--mcp-only|--rules-only] [-y] [--dry-run] | ah ai uninstall <target> [--scope S] [--dry-run] | ah ai status [target]',
+    examples: [
+      { description: 'connect Claude Code in this project', command: 'ah ai install claude --yes' },
+      { description: 'show what connecting every agent found here would change', command: 'ah ai install all --dry-run' },
+      { description: 'which agents are connected, per scope', command: 'ah ai status --json' },
+    ],
+  },
 ];
 
 /** A filter must name a known, enabled domain: an empty manual would only confuse the caller. */
