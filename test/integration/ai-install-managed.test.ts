@@ -19,7 +19,11 @@ function project(): string {
 }
 
 async function install(s: ServiceEnv, cwd: string, args: string[]): Promise<Record<string, any>> {
-  const r = await runAh(['ai', 'install', 'cursor', '--transport', 'managed', '--mcp-only', '--json', ...args], { env: s.env, cwd, timeoutMs: 60_000 });
+  const r = await runAh(['ai', 'install', 'cursor', '--transport', 'managed', '--mcp-only', '--json', ...args], {
+    env: s.env,
+    cwd,
+    timeoutMs: 60_000,
+  });
   expect(r.code, r.stderr).toBe(0);
   return r.json<Record<string, any>>();
 }
