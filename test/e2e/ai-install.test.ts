@@ -223,7 +223,7 @@ describe('ah ai install: file targets', () => {
     });
   });
 
-  test('claude without its CLI: project scope falls back to .mcp.json, local scope is AI_AGENT_CLI_MISSING; rules-only needs no CLI', async () => {
+  test('claude without its CLI: local scope is AI_AGENT_CLI_MISSING; project scope is .mcp.json merged by ah; rules-only needs no CLI', async () => {
     const w = world();
     const missing = await failure(w, ['ai', 'install', 'claude', '--yes']);
     expect(missing).toMatchObject({ code: 'AI_AGENT_CLI_MISSING' });
@@ -235,8 +235,26 @@ describe('ah ai install: file targets', () => {
     expect(read(join(w.project, 'CLAUDE.md'))).toContain(BEGIN);
     const rules = await json(w, ['ai', 'install', 'claude', '--rules-only', '--yes']);
     expect(rules).toMatchObject({ scope: 'local', mcp: { action: 'skipped' }, rules: { action: 'unchanged' } });
-    const codex = await failure(w, ['ai', 'install', 'codex', '--mcp-only', '--yes']);
-    expect(codex.code).toBe('AI_AGENT_CLI_MISSING');
+  });
+
+  test('codex: ah edits its own [mcp_servers.aihelper] table in $CODEX_HOME/config.toml; comments and other tables stay byte for byte', async () => {
+    const codexHome = join(tempDir('ah-codex-'), 'codex');
+    const w = world({ CODEX_HOME: codexHome });
+    const path = join(codexHome, 'config.toml');
+    const planted =
+      '# my codex\nmodel = "gpt-5" # fast\n\n[mcp_servers.other]\ncommand = "other-mcp" # keep\nargs = ["x"]\n\n[mcp_servers.ah]\ncommand = "ah"\n';
+    write(path, planted);
+    const r = await json(w, ['ai', 'install', 'codex', '--mcp-only', '--yes']);
+    expect(r).toMatchObject({ scope: 'project', mcp: { action: 'installed', registrar: 'file', transport: 'stdio', path } });
+    expect(r.warnings.join('\n')).toContain('codex keeps one global server list');
+    const { parse } = await import('smol-toml');
+    const servers = (parse(read(path)) as Record<string, any>).mcp_servers;
+    expect(Object.keys(servers)).toEqual(['other', 'aihelper']);
+    expect(servers.aihelper).toEqual({ command: AH_BIN, args: ['mcp', 'serve'] });
+    expect(read(path).startsWith('# my codex\nmodel = "gpt-5" # fast\n\n[mcp_servers.other]\ncommand = "other-mcp" # keep\n')).toBe(true);
+    expect((await json(w, ['ai', 'install', 'codex', '--mcp-only', '--yes'])).mcp.action).toBe('unchanged');
+    await json(w, ['ai', 'uninstall', 'codex']);
+    expect(read(path)).toBe(planted.replace('\n\n[mcp_servers.ah]\ncommand = "ah"\n', '\n'));
   });
 });
 

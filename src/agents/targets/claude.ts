@@ -1,7 +1,8 @@
 /**
- * Claude Code: `claude mcp add/remove` (its `~/.claude.json` is rewritten by running sessions, so
- * the CLI is the safe writer). Without the CLI, project scope falls back to merging `.mcp.json`
- * (plain JSON, read by Claude and by Copilot CLI); local and user scope need the CLI.
+ * Claude Code. Local and user scope live in `~/.claude.json`, which running Claude sessions rewrite:
+ * only `claude mcp add/remove` may change it. Project scope is `.mcp.json`, a file teams commit and
+ * Copilot CLI reads too: merged by ah, because `claude mcp add -s project` re-formats every other
+ * entry in it.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,7 @@ export const claude: TargetSpec = {
   cli: 'claude',
   mcpSite(scope, ctx, mode) {
     const path = configPath(scope, ctx);
+    if (scope === 'project') return new JsonSite(path, ['mcpServers'], claudeEntry);
     const make = (program: string) =>
       new CliSite({
         name: 'claude',
@@ -58,13 +60,12 @@ export const claude: TargetSpec = {
             : ['mcp', 'add', '-s', scope, '-t', 'http', name, l.url],
         removeArgs: (name) => ['mcp', 'remove', name, '-s', scope],
       });
-    const fallback = scope === 'project' ? () => new JsonSite(path, ['mcpServers'], claudeEntry) : null;
     return cliOrFallback(
       ctx,
       mode,
       'claude',
       make,
-      fallback,
+      null,
       `Claude Code's ${scope} servers live in ${path}, which its running sessions rewrite`,
     );
   },

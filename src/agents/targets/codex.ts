@@ -1,45 +1,18 @@
 /**
- * Codex: `codex mcp add/remove` writes `$CODEX_HOME/config.toml` (read here with a real TOML parser).
- * Codex reads a project `.codex/config.toml` only in trusted projects and its CLI never writes one,
- * so project scope registers in the global list and says so. Without the CLI nothing is changed:
- * rewriting TOML ourselves would drop the user's comments.
+ * Codex: `$CODEX_HOME/config.toml` (read with a real TOML parser). ah edits our own
+ * `[mcp_servers.aihelper]` table as text (toml-table.ts), because `codex mcp add/remove` re-writes
+ * the server tables and drops the comments in them; an entry written in another TOML form is left
+ * to the Codex CLI. Codex reads a project `.codex/config.toml` only in trusted projects and its CLI
+ * never writes one, so project scope registers in the global list and says so.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import { AhError } from '../../errors.js';
 import { findOnPath } from '../../platform/which.js';
 import { afterSeparator, CliSite } from '../cli-site.js';
 import { codexHome } from '../context.js';
-import { readLaunch } from '../formats.js';
-import { valueAt } from '../jsonc.js';
-import { readText } from '../json-site.js';
-import type { Probe } from '../site.js';
+import { probeCodexToml } from './codex-probe.js';
 import { cliOrFallback, type TargetSpec } from '../target.js';
-import { LEGACY_NAME, SERVER_NAME } from '../types.js';
-
-export async function probeCodexToml(path: string): Promise<Probe> {
-  const text = await readText(path);
-  if (text === null) return { present: false, current: null, legacy: false };
-  let config: unknown;
-  try {
-    config = parseToml(text);
-  } catch (error) {
-    throw new AhError({
-      code: 'AI_CONFIG_UNPARSABLE',
-      message: `${path} cannot be parsed, so it was left untouched`,
-      cause: (error as Error).message.split('\n')[0],
-      hint: 'Fix the file by hand (or move it aside) and run the command again.',
-      operation: 'ai.config',
-    });
-  }
-  const entry = valueAt(config, ['mcp_servers', SERVER_NAME]);
-  return {
-    present: entry !== undefined,
-    current: entry === undefined ? null : readLaunch(entry),
-    legacy: valueAt(config, ['mcp_servers', LEGACY_NAME]) !== undefined,
-  };
-}
+import { TomlSite } from '../toml-site.js';
 
 export const codex: TargetSpec = {
   name: 'codex',
@@ -49,7 +22,7 @@ export const codex: TargetSpec = {
   mcpSite(_scope, ctx, mode) {
     const home = codexHome(ctx);
     const path = join(home, 'config.toml');
-    const make = (program: string) =>
+    const cli = (program: string) =>
       new CliSite({
         name: 'codex',
         program,
@@ -59,14 +32,9 @@ export const codex: TargetSpec = {
         removeArgs: (name) => ['mcp', 'remove', name],
         ensureDirs: [home],
       });
-    return cliOrFallback(
-      ctx,
-      mode,
-      'codex',
-      make,
-      null,
-      `Codex's servers live in ${path}; only its CLI rewrites that TOML without losing comments`,
-    );
+    const fallback = () =>
+      cliOrFallback(ctx, mode, 'codex', cli, null, `the aihelper entry in ${path} is not a plain [mcp_servers.aihelper] table`);
+    return new TomlSite(path, fallback);
   },
   rulesFile(scope, ctx) {
     return { path: scope === 'user' ? join(codexHome(ctx), 'AGENTS.md') : join(ctx.projectRoot, 'AGENTS.md') };

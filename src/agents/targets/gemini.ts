@@ -1,42 +1,25 @@
 /**
- * Gemini CLI: user scope through `gemini mcp add/remove -s user` (file merge when the CLI is
- * missing); project scope always by merging `.gemini/settings.json` ourselves, because the CLI in a
- * folder it does not trust rewrites that file with only the new server (gemini-cli#7840).
+ * Gemini CLI: `.gemini/settings.json` (project) and `$GEMINI_CLI_HOME/.gemini/settings.json` (user)
+ * are merged by ah at both scopes. `gemini mcp add` is destructive here: in a folder it does not
+ * trust it rewrites the project file with only the new server (gemini-cli#7840), and in the user
+ * file it re-formats every other entry. Its CLI is only reported by status.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOnPath } from '../../platform/which.js';
-import { CliSite } from '../cli-site.js';
 import { geminiUserDir } from '../context.js';
 import { geminiEntry } from '../formats.js';
-import { JsonSite, probeJson } from '../json-site.js';
-import { cliOrFallback, type TargetSpec } from '../target.js';
+import { JsonSite } from '../json-site.js';
+import type { TargetSpec } from '../target.js';
 
 export const gemini: TargetSpec = {
   name: 'gemini',
   scopes: ['project', 'user'],
   defaultScope: 'project',
   cli: 'gemini',
-  mcpSite(scope, ctx, mode) {
-    if (scope === 'project') return new JsonSite(join(ctx.projectRoot, '.gemini', 'settings.json'), ['mcpServers'], geminiEntry);
-    const path = join(geminiUserDir(ctx), 'settings.json');
-    const make = (program: string) =>
-      new CliSite({
-        name: 'gemini',
-        program,
-        path,
-        probe: async () => {
-          const { text: _text, ...probe } = await probeJson(path, ['mcpServers']);
-          return probe;
-        },
-        // No `--` separator: gemini takes the command and its arguments as positionals.
-        addArgs: (name, l) =>
-          l.transport === 'stdio'
-            ? ['mcp', 'add', '-s', 'user', name, l.command, ...l.args]
-            : ['mcp', 'add', '-s', 'user', '-t', 'http', name, l.url],
-        removeArgs: (name) => ['mcp', 'remove', '-s', 'user', name],
-      });
-    return cliOrFallback(ctx, mode, 'gemini', make, () => new JsonSite(path, ['mcpServers'], geminiEntry), '');
+  mcpSite(scope, ctx) {
+    const dir = scope === 'user' ? geminiUserDir(ctx) : join(ctx.projectRoot, '.gemini');
+    return new JsonSite(join(dir, 'settings.json'), ['mcpServers'], geminiEntry);
   },
   rulesFile(scope, ctx) {
     return { path: scope === 'user' ? join(geminiUserDir(ctx), 'GEMINI.md') : join(ctx.projectRoot, 'GEMINI.md') };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import type { AhError } from '../../errors.js';
-import { probeCodexToml } from './codex.js';
+import { probeCodexToml } from './codex-probe.js';
 
 describe('Codex config.toml probe', () => {
   test('reads our entry, a legacy one and leaves others alone', async () => {
