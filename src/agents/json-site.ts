@@ -3,6 +3,7 @@
  * OpenCode, Gemini's project settings, and the fallbacks where an agent CLI is missing).
  */
 import { readFile } from 'node:fs/promises';
+import { AhError } from '../errors.js';
 import { readLaunch } from './formats.js';
 import type { EntryFormat } from './formats.js';
 import { type JsonPath, parseConfig, setAt, valueAt } from './jsonc.js';
@@ -10,12 +11,20 @@ import type { McpSite, Probe } from './site.js';
 import type { FileStep } from './steps.js';
 import { LEGACY_NAME, type Launch, SERVER_NAME } from './types.js';
 
+/** A config or rules file's text; null when it does not exist (or a parent is not a directory). */
 export async function readText(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new AhError({
+      code: 'AI_CONFIG_UNREADABLE',
+      message: `${path} cannot be read`,
+      cause: (error as Error).message,
+      hint: 'Check the file and its permissions, then run again.',
+      operation: 'ai.config',
+    });
   }
 }
 

@@ -24,6 +24,8 @@ export interface ManagedPlan {
   endpoint: string;
   /** What a real run does first (empty when it is already running). */
   todo: 'none' | 'start' | 'install';
+  /** Why the service cannot be used (state `unusable`). */
+  problem?: string;
 }
 
 function unhealthy(message: string, cause?: string): AhError {
@@ -70,11 +72,19 @@ export async function planManaged(input: ManagedInput): Promise<ManagedPlan> {
   const select = await import('../service/select.js');
   const { endpointOf } = await import('../service/definition.js');
   const s = await status(ctx);
+  if (s.scheduler.state === 'unreachable') {
+    return {
+      state: 'unusable',
+      endpoint: s.endpoint ?? '',
+      todo: 'none',
+      problem: `the service manager cannot be reached: ${s.scheduler.message ?? 'no answer'}`,
+    };
+  }
   if (s.registration.state === 'not_installed') {
     return { state: 'not_installed', endpoint: endpointOf(definition(ctx, input, select)), todo: 'install' };
   }
   if (s.registration.state !== 'installed' || s.endpoint === null) {
-    return { state: 'unusable', endpoint: s.endpoint ?? '', todo: 'none' };
+    return { state: 'unusable', endpoint: s.endpoint ?? '', todo: 'none', problem: `its registration is ${s.registration.state}` };
   }
   if (s.readiness.state === 'ready') return { state: 'running', endpoint: s.endpoint, todo: 'none' };
   return { state: 'stopped', endpoint: s.endpoint, todo: 'start' };
@@ -83,7 +93,7 @@ export async function planManaged(input: ManagedInput): Promise<ManagedPlan> {
 /** Makes the service run (install or start as planned); returns the report part. */
 export async function ensureManaged(input: ManagedInput, plan: ManagedPlan): Promise<ManagedServiceReport> {
   if (plan.state === 'unusable') {
-    throw unhealthy('the managed MCP service is drifted, in conflict or its state is invalid', "see 'ah mcp service status'");
+    throw unhealthy(`the managed MCP service cannot be used: ${plan.problem ?? 'see its status'}`, plan.problem);
   }
   if (plan.todo === 'none') return { action: 'already_running', endpoint: plan.endpoint };
   const ctx = await context(input);

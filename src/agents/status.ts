@@ -48,10 +48,19 @@ export async function targetStatus(spec: TargetSpec, ctx: AgentContext): Promise
   const shown = scopesShown(spec, ctx);
   const scope = shown.includes(spec.defaultScope) ? spec.defaultScope : (shown[0] ?? spec.defaultScope);
   const warnings: string[] = [];
-  if (spec.cli !== null && findOnPath(spec.cli, ctx.env, ctx.platform) === null) warnings.push(`the ${spec.cli} CLI is not on PATH`);
   const scopes: StatusRow[] = await Promise.all(
     shown.map(async (s) => ({ scope: s, mcp: await mcpRow(spec, s, ctx, warnings), rules: await rulesRow(spec, s, ctx, warnings) })),
   );
+  // Only a registration that needs the agent's CLI makes its absence worth saying.
+  const needsCli = scopes.some((r) => r.mcp?.registrar === 'cli');
+  if (needsCli && spec.cli !== null && findOnPath(spec.cli, ctx.env, ctx.platform) === null) {
+    warnings.push(
+      `the ${spec.cli} CLI is not on PATH: install cannot change its ${scopes
+        .filter((r) => r.mcp?.registrar === 'cli')
+        .map((r) => r.scope)
+        .join('/')} registration`,
+    );
+  }
   const main = scopes.find((r) => r.scope === scope);
   const report = baseReport('ai.status', spec.name, scope, false);
   return {
