@@ -18,7 +18,7 @@ const TARGET_ARG = Type.Union(
   { description: `Agent: ${TARGETS.join(', ')} or all` },
 );
 const SCOPE = Type.Union([Type.Literal('local'), Type.Literal('project'), Type.Literal('user')], {
-  description: 'local (claude only), project or user; default: the agent's own default',
+  description: 'local (claude only), project or user; default: each agent has its own',
 });
 
 /** The running ah as the agent should start it: bin/ah.cjs of this install, symlinks resolved. */
