@@ -125,14 +125,13 @@ const install: HostCliCommand = {
     }
     const { ask, confirmSummary } = await import('../../agents/interactive.js');
     const { selectTargets } = await import('../../agents/select.js');
-    const answers = await ask(selectTargets(target, d.ctx, undefined).specs, d.managed);
+    const { specs } = selectTargets(target, d.ctx, undefined);
+    const answers = await ask(specs, d.managed);
     if (answers === null) {
-      const declined = await runInstall(
-        d,
-        { target, scope: undefined, transport: 'stdio', url: undefined, mcp: true, rules: true },
-        async () => false,
-      );
-      return print(env, target, declined, 'ai.install', false);
+      // Cancelled while answering: nothing was planned, every action is skipped.
+      const { baseReport } = await import('../../agents/reports.js');
+      const reports = specs.map((s) => baseReport('ai.install', s.name, s.defaultScope, false));
+      return print(env, target, { reports, summary: [], warnings: [], error: null }, 'ai.install', false);
     }
     return print(env, target, await runInstall(d, { target, ...answers }, confirmSummary), 'ai.install', false);
   },
