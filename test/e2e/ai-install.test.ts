@@ -363,7 +363,8 @@ describe('ah ai install on a terminal', () => {
     const yes = [...steps.slice(0, 3), { waitFor: 'Apply these changes?', send: '\r' }];
     const applied = await runOnPty(['ai', 'install', 'cursor'], { env: w.env, cwd: w.project, steps: yes, columns: 140 });
     expect(applied.code, applied.transcript).toBe(0);
-    expect(applied.transcript).toContain('managed service (not installed; will be installed)');
+    expect(applied.transcript).toContain('stdio (the agent starts ah)');
+    expect(applied.transcript).toContain('http (a server you run on 127.0.0.1)');
     expect(applied.transcript).toContain('mcp:   installed stdio');
     expect(read(join(w.project, '.cursor', 'rules', 'ah.mdc'))).toContain(BEGIN);
   });
