@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runAh } from '../helpers/cli.js';
+import { runOnPty } from '../helpers/pty.js';
 import { SYSTEMD_USER_MANAGER, unavailable } from '../helpers/requires.js';
 import { onCleanup, type ServiceEnv, service, serviceEnv } from '../helpers/service.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -31,7 +32,7 @@ async function install(s: ServiceEnv, cwd: string, args: string[]): Promise<Reco
 const SUITE = 'ai install with the managed transport on a real systemd user manager';
 
 describe.skipIf(unavailable(SUITE, SYSTEMD_USER_MANAGER))(SUITE, () => {
-  test('a stopped service is started and its endpoint registered; a running one is already_running; a missing one is only planned by --dry-run', async () => {
+  test('picked on a terminal, a stopped service is started and its endpoint registered; then already_running; a missing one is only planned by --dry-run', async () => {
     const s = await serviceEnv();
     onCleanup(async () => {
       await service(s, ['uninstall']);
@@ -47,18 +48,31 @@ describe.skipIf(unavailable(SUITE, SYSTEMD_USER_MANAGER))(SUITE, () => {
 
     const registered = await service(s, ['install', '--port', String(s.port), '--no-start']);
     expect(registered.code, registered.stderr).toBe(0);
+    // On a terminal the transport menu shows the service's live state; choosing it starts the service.
+    const picked = await runOnPty(['ai', 'install', 'cursor'], {
+      env: s.env,
+      cwd,
+      columns: 140,
+      timeoutMs: 60_000,
+      steps: [
+        { waitFor: 'Scope', send: '\r' },
+        { waitFor: 'Components', send: '\r' },
+        { waitFor: 'managed service (installed, stopped; will be started)', send: '\x1b[B\x1b[B\r' },
+        { waitFor: 'Apply these changes?', send: '\r' },
+      ],
+    });
+    expect(picked.code, picked.transcript).toBe(0);
+    expect(picked.transcript).toContain(`would start the managed MCP service (${endpoint})`);
+    expect(picked.transcript).toContain(`managed service: started at ${endpoint}`);
     const started = await install(s, cwd, ['--yes']);
     expect(started).toMatchObject({
-      changed: true,
-      mcp: { action: 'installed', transport: 'http', url: endpoint },
-      managed_service: { action: 'started', endpoint },
+      changed: false,
+      mcp: { action: 'unchanged', transport: 'http', url: endpoint },
+      managed_service: { action: 'already_running', endpoint },
     });
     expect(JSON.parse(readFileSync(join(cwd, '.cursor', 'mcp.json'), 'utf8')).mcpServers.aihelper).toEqual({ url: endpoint });
     const ready = await fetch(`http://127.0.0.1:${s.port}/health/ready`);
     expect(ready.status).toBe(200);
-
-    const again = await install(s, cwd, ['--yes']);
-    expect(again).toMatchObject({ changed: false, mcp: { action: 'unchanged' }, managed_service: { action: 'already_running', endpoint } });
 
     const bad = await runAh(['ai', 'install', 'cursor', '--transport', 'managed', '--url', endpoint, '--json'], { env: s.env, cwd });
     expect(bad.code).toBe(1);
