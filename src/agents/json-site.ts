@@ -54,7 +54,7 @@ export function jsonEditStep(path: string, keys: readonly string[], before: stri
     }
     return next === '' ? text : next;
   };
-  return { kind: 'file', path, before, after: edit(before), edit };
+  return { kind: 'file', path, before, after: edit(before), edit, config: true };
 }
 
 export class JsonSite implements McpSite {

@@ -43,6 +43,19 @@ describe('CLI registrar plans', () => {
   });
 });
 
+describe('dry-run display', () => {
+  test('config diffs mask the values of secret-looking keys on the lines they show', () => {
+    const before =
+      '{ "mcpServers": { "gh": { "env": { "GITHUB_TOKEN": "ghp_abc123" }, "headers": { "Authorization": "Bearer xyz" } } } }\n';
+    const after = before.replace('} } }', '}, "aihelper": {"command":"/opt/ah"} } }');
+    const shown = describeSteps([{ kind: 'file', path: '/p/mcp.json', before, after, edit: () => after, config: true }]).join('\n');
+    expect(shown).toContain('"aihelper"');
+    expect(shown).not.toContain('ghp_abc123');
+    expect(shown).not.toContain('xyz');
+    expect(shown).toContain('"GITHUB_TOKEN": "[REDACTED]"');
+  });
+});
+
 describe('executing steps', () => {
   test('a failing CLI step runs its restore, then fails with AI_AGENT_CLI_FAILED and the end of its stderr', async () => {
     const dir = tempDir();

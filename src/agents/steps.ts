@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../platform/atomic-write.js';
 import { runProcess } from '../platform/exec.js';
 import type { AgentContext } from './context.js';
 import { lineDiff } from './diff.js';
+import { isSensitiveName, REDACTED, redactText } from '../logging/redact.js';
 
 export interface RunStep {
   kind: 'run';
@@ -31,6 +32,8 @@ export interface FileStep {
   /** null: the file is deleted. */
   after: string | null;
   edit(current: string | null): string | null;
+  /** An agent config (other servers' settings may sit on a changed line): shown with secrets masked. */
+  config?: boolean;
 }
 
 export type Step = RunStep | FileStep;
@@ -41,6 +44,19 @@ const STDERR_TAIL = 800;
 
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * A diff line of an agent config with the values of secret-looking keys (`"GITHUB_TOKEN": "…"`,
+ * `Authorization = "…"`) and secret-looking free text replaced: a one-line config puts other
+ * servers' settings on the line our entry changes.
+ */
+export function maskSecrets(line: string): string {
+  const masked = line.replace(
+    /("?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'[^']*')/g,
+    (m, q: string, key: string, sep: string) => (isSensitiveName(key) ? `${q}${key}${q}${sep}"${REDACTED}"` : m),
+  );
+  return redactText(masked);
 }
 
 export function commandLine(step: RunStep, args = step.args): string {
@@ -55,7 +71,7 @@ export function describeSteps(steps: readonly Step[]): string[] {
     else if (step.after === null) lines.push(`delete: ${step.path}`);
     else {
       lines.push(`${step.before === null ? 'create' : 'edit'}: ${step.path}`);
-      lines.push(...lineDiff(step.before ?? '', step.after).map((l) => `  ${l}`));
+      lines.push(...lineDiff(step.before ?? '', step.after).map((l) => `  ${step.config ? maskSecrets(l) : l}`));
     }
   }
   return lines;

@@ -51,7 +51,7 @@ export class TomlSite implements McpSite {
 
   private step(desired: Launch | undefined): FileStep {
     const edit = (current: string | null) => edited(this.path, current, desired);
-    return { kind: 'file', path: this.path, before: this.text, after: edit(this.text), edit };
+    return { kind: 'file', path: this.path, before: this.text, after: edit(this.text), edit, config: true };
   }
 
   install(desired: Launch, probe: Probe): Step[] {
