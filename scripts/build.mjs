@@ -186,6 +186,8 @@ function bundleCjs(name, entry, options = {}) {
     legalComments: 'none',
     banner: { js: importMetaBanner },
     logLevel: 'warning',
+    // jsonc-parser's `main` is a UMD wrapper whose requires esbuild cannot follow; its ES build can be bundled.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     ...options,
     define: { 'import.meta': '__ahImportMeta', ...options.define },
   });

@@ -5,6 +5,11 @@ import { AhError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The user's home directory: HOME (USERPROFILE on Windows) from the given environment, else the OS's answer. */
+export function homeDir(env: Env): string {
+  return home(env);
+}
+
 function home(env: Env): string {
   return env.HOME || env.USERPROFILE || homedir();
 }

@@ -1,6 +1,7 @@
-/** Every CLI-only host command: `mcp serve`, `mcp service …`, `secrets …`. */
+/** Every CLI-only host command: `mcp serve`, `mcp service …`, `secrets …`, `ai install|uninstall|status`. */
 import { RootObject, Type } from '../../catalog/schema.js';
 import { MAX_TIMEOUT_MS } from '../../runtime/context.js';
+import { AI_CLI_COMMANDS } from './ai-commands.js';
 import type { HostCliCommand } from './host-command.js';
 import { SERVICE_CLI_COMMANDS } from './service-commands.js';
 import { SECRETS_CLI_COMMANDS } from './secrets-commands.js';
@@ -36,4 +37,9 @@ const mcpServe: HostCliCommand = {
   },
 };
 
-export const HOST_CLI_COMMANDS: readonly HostCliCommand[] = [mcpServe, ...SERVICE_CLI_COMMANDS, ...SECRETS_CLI_COMMANDS];
+export const HOST_CLI_COMMANDS: readonly HostCliCommand[] = [
+  mcpServe,
+  ...SERVICE_CLI_COMMANDS,
+  ...SECRETS_CLI_COMMANDS,
+  ...AI_CLI_COMMANDS,
+];
