@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
 import { loadAjv } from '../../src/catalog/ajv-loader.js';
-import { type ListedServer, claudeGet, listServers, parseJsonc } from '../helpers/agent-clients.js';
+import { claudeGet, type ListedServer, listServersSettled, parseJsonc } from '../helpers/agent-clients.js';
 import { AH_BIN, isolatedEnv, runAh } from '../helpers/cli.js';
 import { type AgentCli, clientHome, clientNeed, runClient } from '../helpers/clients.js';
 import { type HttpServer, startHttpServer } from '../helpers/http.js';
@@ -473,7 +473,7 @@ async function observe(
     });
     return { entry: entryFromFile(file.path, file.key, file.schema), names, output: readFileSync(file.path, 'utf8') };
   }
-  const listing = await listServers(spec.cli, s.env, s.project);
+  const listing = await listServersSettled(spec.cli, s.env, s.project, [NAME]);
   return { entry: listing.servers.find((x) => x.name === NAME) ?? null, names: listing.servers.map((x) => x.name), output: listing.output };
 }
 
@@ -521,7 +521,7 @@ describe.concurrent('listing helpers read what each client’s own `mcp add` wro
           const added = await runClient(cli, args, s.env, s.project);
           expect(added.code, added.output).toBe(0);
         }
-        const { servers, output } = await listServers(cli, s.env, s.project);
+        const { servers, output } = await listServersSettled(cli, s.env, s.project, [NAME, `${NAME}-http`]);
         const stdio = servers.find((x) => x.name === NAME);
         const remote = servers.find((x) => x.name === `${NAME}-http`);
         expect(stdio, output).toMatchObject({ transport: 'stdio', command: AH_BIN, args: ['mcp', 'serve'], status: started[cli] });
@@ -684,7 +684,7 @@ describe.concurrent('a legacy `ah` registration', () => {
       ).toBe(true);
 
       await ah(s, ['ai', 'install', 'claude', '--scope', 'user', '-y', '--mcp-only']);
-      const { servers, output } = await listServers('claude', s.env, s.project);
+      const { servers, output } = await listServersSettled('claude', s.env, s.project, [NAME]);
       expect(
         servers.map((x) => x.name),
         output,

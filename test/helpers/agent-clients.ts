@@ -248,6 +248,18 @@ export async function listServers(cli: AgentCli, env: NodeJS.ProcessEnv, cwd: st
   }
 }
 
+/**
+ * listServers, run again (at most twice) while one of `names` failed to start: Gemini gives a
+ * server 5 s to connect in `mcp list`, which a loaded 2-core machine running several clients at
+ * once can exceed. A server that never starts still ends up `failed`.
+ */
+export async function listServersSettled(cli: AgentCli, env: NodeJS.ProcessEnv, cwd: string, names: string[]): Promise<Listing> {
+  let listing = await listServers(cli, env, cwd);
+  const failed = () => listing.servers.some((x) => names.includes(x.name) && x.status === 'failed');
+  for (let retry = 0; retry < 2 && failed(); retry += 1) listing = await listServers(cli, env, cwd);
+  return listing;
+}
+
 /** `claude mcp get NAME` (starts the server): the entry with its scope, or null when absent. */
 export async function claudeGet(
   name: string,
