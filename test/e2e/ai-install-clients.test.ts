@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
 import { loadAjv } from '../../src/catalog/ajv-loader.js';
-import { claudeGet, type ListedServer, listServersSettled, parseJsonc } from '../helpers/agent-clients.js';
+import { claudeGet, type ListedServer, listServers, listServersSettled, parseJsonc } from '../helpers/agent-clients.js';
 import { AH_BIN, isolatedEnv, runAh } from '../helpers/cli.js';
 import { type AgentCli, clientHome, clientNeed, runClient } from '../helpers/clients.js';
 import { type HttpServer, startHttpServer } from '../helpers/http.js';
@@ -21,7 +21,31 @@ type Transport = 'stdio' | 'http';
 const NAME = 'aihelper';
 const BEGIN = '<!-- ah:begin (managed by `ah ai install`) -->';
 const END = '<!-- ah:end -->';
-const CASE_TIMEOUT = 400_000;
+/** Long: a case may first wait for a slot, and every client start takes seconds on 2 busy cores. */
+const CASE_TIMEOUT = 1_200_000;
+
+/**
+ * At most `n` bodies at once. Vitest's concurrency (5) is for the whole run; each case here starts
+ * clients that start servers, and more than a few at once push client timeouts (Gemini: 5 s per
+ * server) over the edge on a 2-core machine.
+ */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(body: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await body();
+    } finally {
+      // Hand the slot straight to the next waiter, or give it back.
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+const slot = limiter(3);
 
 let http: HttpServer;
 
@@ -452,7 +476,7 @@ interface Report {
 }
 
 async function ah(s: Sandbox, args: string[]): Promise<Report> {
-  const run = await runAh([...args, '--json'], { cwd: s.project, env: s.ahEnv, timeoutMs: 180_000 });
+  const run = await runAh([...args, '--json'], { cwd: s.project, env: s.ahEnv, timeoutMs: 300_000 });
   expect(run.code, `ah ${args.join(' ')} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(0);
   return run.json<Report>();
 }
@@ -515,29 +539,30 @@ describe.concurrent('listing helpers read what each client’s own `mcp add` wro
     const title = `${cli}: stdio and http entries`;
     it.skipIf(unavailable(`ai install clients: ${title}`, clientNeed(cli)))(
       title,
-      async () => {
-        const s = sandbox();
-        for (const args of ADD[cli](http.url)) {
-          const added = await runClient(cli, args, s.env, s.project);
-          expect(added.code, added.output).toBe(0);
-        }
-        const { servers, output } = await listServersSettled(cli, s.env, s.project, [NAME, `${NAME}-http`]);
-        const stdio = servers.find((x) => x.name === NAME);
-        const remote = servers.find((x) => x.name === `${NAME}-http`);
-        expect(stdio, output).toMatchObject({ transport: 'stdio', command: AH_BIN, args: ['mcp', 'serve'], status: started[cli] });
-        expect(remote, output).toMatchObject({ transport: 'http', url: http.url, status: started[cli] });
-        if (cli === 'claude') {
-          const got = await claudeGet(NAME, s.env, s.project);
-          expect(got.server, got.output).toMatchObject({
-            scope: 'user',
-            transport: 'stdio',
-            command: AH_BIN,
-            args: ['mcp', 'serve'],
-            status: 'connected',
-          });
-          expect((await claudeGet('absent', s.env, s.project)).server).toBeNull();
-        }
-      },
+      async () =>
+        slot(async () => {
+          const s = sandbox();
+          for (const args of ADD[cli](http.url)) {
+            const added = await runClient(cli, args, s.env, s.project);
+            expect(added.code, added.output).toBe(0);
+          }
+          const { servers, output } = await listServersSettled(cli, s.env, s.project, [NAME, `${NAME}-http`]);
+          const stdio = servers.find((x) => x.name === NAME);
+          const remote = servers.find((x) => x.name === `${NAME}-http`);
+          expect(stdio, output).toMatchObject({ transport: 'stdio', command: AH_BIN, args: ['mcp', 'serve'], status: started[cli] });
+          expect(remote, output).toMatchObject({ transport: 'http', url: http.url, status: started[cli] });
+          if (cli === 'claude') {
+            const got = await claudeGet(NAME, s.env, s.project);
+            expect(got.server, got.output).toMatchObject({
+              scope: 'user',
+              transport: 'stdio',
+              command: AH_BIN,
+              args: ['mcp', 'serve'],
+              status: 'connected',
+            });
+            expect((await claudeGet('absent', s.env, s.project)).server).toBeNull();
+          }
+        }),
       CASE_TIMEOUT,
     );
   }
@@ -549,7 +574,7 @@ describe.concurrent('ah ai install / uninstall / status, checked by the real cli
       for (const transport of ['stdio', 'http'] as const) {
         const title = `${spec.target} --scope ${scope} --transport ${transport}`;
         const skip = spec.cli !== null && unavailable(`ai install clients: ${title}`, clientNeed(spec.cli));
-        it.skipIf(skip)(title, async ({ expect: local }) => runCase(spec, scope, transport, local), CASE_TIMEOUT);
+        it.skipIf(skip)(title, async ({ expect: local }) => slot(() => runCase(spec, scope, transport, local)), CASE_TIMEOUT);
       }
     }
   }
@@ -673,28 +698,29 @@ describe.concurrent('a legacy `ah` registration', () => {
   const title = 'claude: status reports it, install replaces it with aihelper (Claude’s own listing)';
   it.skipIf(unavailable(`ai install clients: ${title}`, clientNeed('claude')))(
     title,
-    async () => {
-      const s = sandbox();
-      const legacy = await runClient('claude', ['mcp', 'add', '-s', 'user', 'ah', '--', '/bin/false', 'legacy'], s.env, s.project);
-      expect(legacy.code, legacy.output).toBe(0);
-      const status = await ah(s, ['ai', 'status', 'claude']);
-      expect(
-        status.warnings.some((w) => /\bah\b/.test(w)),
-        JSON.stringify(status.warnings),
-      ).toBe(true);
+    async () =>
+      slot(async () => {
+        const s = sandbox();
+        const legacy = await runClient('claude', ['mcp', 'add', '-s', 'user', 'ah', '--', '/bin/false', 'legacy'], s.env, s.project);
+        expect(legacy.code, legacy.output).toBe(0);
+        const status = await ah(s, ['ai', 'status', 'claude']);
+        expect(
+          status.warnings.some((w) => /\bah\b/.test(w)),
+          JSON.stringify(status.warnings),
+        ).toBe(true);
 
-      await ah(s, ['ai', 'install', 'claude', '--scope', 'user', '-y', '--mcp-only']);
-      const { servers, output } = await listServersSettled('claude', s.env, s.project, [NAME]);
-      expect(
-        servers.map((x) => x.name),
-        output,
-      ).not.toContain('ah');
-      expectEntry(
-        servers.find((x) => x.name === NAME),
-        'stdio',
-        output,
-      );
-    },
+        await ah(s, ['ai', 'install', 'claude', '--scope', 'user', '-y', '--mcp-only']);
+        const { servers, output } = await listServersSettled('claude', s.env, s.project, [NAME]);
+        expect(
+          servers.map((x) => x.name),
+          output,
+        ).not.toContain('ah');
+        expectEntry(
+          servers.find((x) => x.name === NAME),
+          'stdio',
+          output,
+        );
+      }),
     CASE_TIMEOUT,
   );
 
@@ -714,4 +740,85 @@ describe.concurrent('a legacy `ah` registration', () => {
     expect(servers().sort()).toEqual([NAME, 'planted-project']);
     expect(entryFromFile(path, 'mcpServers', CURSOR_SCHEMA)).toBeTruthy();
   });
+});
+
+describe('ah ai install all', () => {
+  const clis: AgentCli[] = ['claude', 'codex', 'gemini', 'opencode', 'copilot'];
+  const title = 'registers every present target once, shares AGENTS.md, and uninstall all takes it all back';
+  it.skipIf(unavailable(`ai install clients: install all: ${title}`, ...clis.map(clientNeed)))(
+    title,
+    async () =>
+      slot(async () => {
+        const s = sandbox();
+        // Cursor and VS Code count as present when their project folders exist.
+        mkdirSync(join(s.project, '.cursor'));
+        mkdirSync(join(s.project, '.vscode'));
+        // Approvals the clients need before they list project servers (Claude, Copilot CLI).
+        write(join(s.home, '.claude', '.claude.json'), JSON.stringify({ projects: { [s.project]: { hasTrustDialogAccepted: true } } }));
+        write(join(s.project, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: [NAME] }));
+        write(join(s.home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [s.project] }));
+
+        const run = await runAh(['ai', 'install', 'all', '--transport', 'http', '--url', http.url, '-y', '--json'], {
+          cwd: s.project,
+          env: s.ahEnv,
+          timeoutMs: 300_000,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const all = run.json<{ command: string; target: string; changed: boolean; reports: Report[] }>();
+        expect(all).toMatchObject({ command: 'ai.install', target: 'all', changed: true });
+        expect(all.reports.map((r) => r.target).sort()).toEqual([
+          'claude',
+          'codex',
+          'copilot',
+          'copilot-cli',
+          'cursor',
+          'gemini',
+          'opencode',
+        ]);
+        for (const r of all.reports) expect(r.mcp, r.target).toMatchObject({ action: 'installed', transport: 'http', url: http.url });
+
+        // AGENTS.md serves Codex, OpenCode and Copilot CLI: one block, not one per target.
+        const agents = readFileSync(join(s.project, 'AGENTS.md'), 'utf8');
+        expect(count(agents, BEGIN)).toBe(1);
+
+        const listings = await Promise.all(clis.map((cli) => listServersSettled(cli, s.env, s.project, [NAME])));
+        listings.forEach((listing, i) => {
+          expectEntry(
+            listing.servers.find((x) => x.name === NAME),
+            'http',
+            `${clis[i]}: ${listing.output}`,
+          );
+        });
+        for (const [path, key, schema] of [
+          [join(s.project, '.cursor', 'mcp.json'), 'mcpServers', CURSOR_SCHEMA],
+          [join(s.project, '.vscode', 'mcp.json'), 'servers', VSCODE_SCHEMA],
+        ] as const) {
+          expectEntry(entryFromFile(path, key, schema), 'http', path);
+        }
+
+        const again = await runAh(['ai', 'install', 'all', '--transport', 'http', '--url', http.url, '-y', '--json'], {
+          cwd: s.project,
+          env: s.ahEnv,
+          timeoutMs: 300_000,
+        });
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.json()).toMatchObject({ changed: false });
+
+        const removed = await runAh(['ai', 'uninstall', 'all', '--json'], { cwd: s.project, env: s.ahEnv, timeoutMs: 300_000 });
+        expect(removed.code, removed.stderr).toBe(0);
+        expect(removed.json()).toMatchObject({ command: 'ai.uninstall', target: 'all', changed: true });
+        const after = await Promise.all(clis.map((cli) => listServers(cli, s.env, s.project)));
+        after.forEach((listing, i) => {
+          expect(
+            listing.servers.map((x) => x.name),
+            `${clis[i]}: ${listing.output}`,
+          ).not.toContain(NAME);
+        });
+        // Rules files ah created are gone again.
+        for (const file of ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.cursor/rules/ah.mdc', '.github/copilot-instructions.md']) {
+          expect(existsSync(join(s.project, file)), file).toBe(false);
+        }
+      }),
+    CASE_TIMEOUT,
+  );
 });

@@ -29,6 +29,12 @@ export interface Listing {
   output: string;
 }
 
+/**
+ * A listing starts every configured server; on a loaded 2-core machine OpenCode alone has taken
+ * over 90 s, so listings get more time than runClient's default.
+ */
+export const LIST_TIMEOUT = 300_000;
+
 /** Splits "cmd arg1 arg2" as the clients print it (test paths hold no spaces). */
 function splitCommand(line: string): { command: string; args: string[] } {
   const [command = '', ...args] = line.trim().split(/\s+/);
@@ -220,26 +226,26 @@ export function codexServerHealth(env: NodeJS.ProcessEnv, cwd: string, timeoutMs
 export async function listServers(cli: AgentCli, env: NodeJS.ProcessEnv, cwd: string): Promise<Listing> {
   switch (cli) {
     case 'claude': {
-      const run = await runClient('claude', ['mcp', 'list'], env, cwd);
+      const run = await runClient('claude', ['mcp', 'list'], env, cwd, LIST_TIMEOUT);
       return { servers: parseClaudeList(run.output), output: run.output };
     }
     case 'gemini': {
-      const run = await runClient('gemini', ['mcp', 'list'], env, cwd);
+      const run = await runClient('gemini', ['mcp', 'list'], env, cwd, LIST_TIMEOUT);
       return { servers: parseGeminiList(run.output), output: run.output };
     }
     case 'opencode': {
-      const run = await runClient('opencode', ['mcp', 'list'], env, cwd);
+      const run = await runClient('opencode', ['mcp', 'list'], env, cwd, LIST_TIMEOUT);
       return { servers: parseOpencodeList(run.output), output: run.output };
     }
     case 'copilot': {
-      const run = await runClient('copilot', ['mcp', 'list', '--json'], env, cwd);
+      const run = await runClient('copilot', ['mcp', 'list', '--json'], env, cwd, LIST_TIMEOUT);
       return { servers: parseCopilotList(run.stdout), output: run.output };
     }
     case 'codex': {
-      const run = await runClient('codex', ['mcp', 'list', '--json'], env, cwd);
+      const run = await runClient('codex', ['mcp', 'list', '--json'], env, cwd, LIST_TIMEOUT);
       const configured = parseCodexList(run.stdout);
       if (configured.length === 0) return { servers: configured, output: run.output };
-      const health = await codexServerHealth(env, cwd);
+      const health = await codexServerHealth(env, cwd, LIST_TIMEOUT);
       const servers = configured.map(
         (s): ListedServer => (s.status === 'configured' ? { ...s, status: health.get(s.name) ? 'connected' : 'failed' } : s),
       );
@@ -249,14 +255,17 @@ export async function listServers(cli: AgentCli, env: NodeJS.ProcessEnv, cwd: st
 }
 
 /**
- * listServers, run again (at most twice) while one of `names` failed to start: Gemini gives a
+ * listServers, run again (at most three times, 2 s apart) while one of `names` failed to start: Gemini gives a
  * server 5 s to connect in `mcp list`, which a loaded 2-core machine running several clients at
  * once can exceed. A server that never starts still ends up `failed`.
  */
 export async function listServersSettled(cli: AgentCli, env: NodeJS.ProcessEnv, cwd: string, names: string[]): Promise<Listing> {
   let listing = await listServers(cli, env, cwd);
   const failed = () => listing.servers.some((x) => names.includes(x.name) && x.status === 'failed');
-  for (let retry = 0; retry < 2 && failed(); retry += 1) listing = await listServers(cli, env, cwd);
+  for (let retry = 0; retry < 3 && failed(); retry += 1) {
+    await new Promise((r) => setTimeout(r, 2000));
+    listing = await listServers(cli, env, cwd);
+  }
   return listing;
 }
 
@@ -266,7 +275,7 @@ export async function claudeGet(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<{ server: ListedServer | null; output: string }> {
-  const run = await runClient('claude', ['mcp', 'get', name], env, cwd);
+  const run = await runClient('claude', ['mcp', 'get', name], env, cwd, LIST_TIMEOUT);
   return { server: run.code === 0 ? parseClaudeGet(name, run.output) : null, output: run.output };
 }
 
