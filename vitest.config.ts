@@ -10,6 +10,7 @@ const SLOW = [
   'test/conformance/**/*.test.ts',
   'test/e2e/secrets-browser.test.ts',
   'test/e2e/clients.test.ts',
+  'test/e2e/ai-install-clients.test.ts',
   'test/integration/service-systemd.test.ts',
   'test/integration/ai-install-managed.test.ts',
 ];

@@ -1,5 +1,6 @@
-// Installs the real agent clients the end-to-end tests drive (test/clients: Claude Code, OpenCode,
-// MCP Inspector, at the exact versions in test/clients/package.json), once: a stamp holding the
+// Installs the real agent clients the end-to-end tests drive (test/clients: Claude Code, Codex,
+// Gemini CLI, Copilot CLI, OpenCode, MCP Inspector, at the exact versions in
+// test/clients/package.json), once: a stamp holding the
 // hash of that package.json says the tree is current, so later runs reuse it and a changed pin
 // reinstalls. The clients need Node 22, so npm runs on the node@22 dev dependency and resolves for
 // it. (npm install, not ci: npm cannot lock the other platforms' optional opencode binaries, so
@@ -16,7 +17,7 @@ const root = new URL('..', import.meta.url).pathname;
 const clients = join(root, 'test', 'clients');
 const stamp = join(clients, 'node_modules', '.aihelper-stamp');
 const node22 = join(root, 'node_modules', 'node', 'bin', 'node');
-const BINS = ['claude', 'opencode', 'mcp-inspector'];
+const BINS = ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'mcp-inspector'];
 
 /** The npm CLI script that runs this process (or the first `npm` on PATH). */
 function npmCli() {
