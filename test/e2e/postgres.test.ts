@@ -297,6 +297,13 @@ describe('query type mapping, limits and caps', () => {
     expect((result.structuredContent as { rows: unknown[] }).rows).toEqual([{ a: 1, a_2: 2 }]);
   });
 
+  it('keeps a column named __proto__ as a column', async () => {
+    const sql = `select '{"polluted": true}'::jsonb as "__proto__", 2 as b`;
+    const result = await mcp(stdio.client, 'postgres.query', { sql, credentials: { database: 'appdb' } });
+    const rows = (result.structuredContent as { rows: unknown[] }).rows;
+    expect(JSON.stringify(rows)).toBe('[{"__proto__":{"polluted":true},"b":2}]');
+  });
+
   it('stops reading at the limit through a cursor and says so', async () => {
     const sql =
       "select g, application_name from generate_series(1, 1000000) g, (select current_setting('application_name') as application_name) s";
