@@ -113,7 +113,8 @@ function rowReaderClass(Base: Cursor): new (sql: string) => RowReader {
       this.keyBytes = names.map((name) => name.length + 3);
       // Own data properties from the start (defineProperty): a column named "__proto__" stays a column.
       const template: Record<string, null> = {};
-      for (const name of names) Object.defineProperty(template, name, { value: null, writable: true, enumerable: true, configurable: true });
+      for (const name of names)
+        Object.defineProperty(template, name, { value: null, writable: true, enumerable: true, configurable: true });
       this.template = template;
       (Base.prototype as unknown as CursorInternals).handleRowDescription.call(this, message);
     }
@@ -136,9 +137,10 @@ function rowReaderClass(Base: Cursor): new (sql: string) => RowReader {
       this.sizes.push(size);
       ((this as unknown as CursorInternals)._rows as unknown[]).push(row);
     }
-
   }
-  return Reader as unknown as new (sql: string) => RowReader;
+  return Reader as unknown as new (
+    sql: string,
+  ) => RowReader;
 }
 
 export async function readRows(
