@@ -95,7 +95,9 @@ async function connectOnce(
 ): Promise<Client> {
   const remaining = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : config.connectTimeoutMs;
   const timeoutMs = Math.min(config.connectTimeoutMs, remaining);
-  // prefer: TLS is settled here, and the driver gets the open socket in plain or TLS form.
+  const started = Date.now();
+  // prefer: TLS is settled here, and the driver gets the open socket in plain or TLS form (the
+  // time this took counts against the same connect timeout).
   const stream =
     ssl !== false && 'negotiate' in ssl ? openedStream(await preferTls(config, ssl.negotiate, timeoutMs, ctx.signal)) : undefined;
   const clientConfig: ClientConfig = {
@@ -106,7 +108,7 @@ async function connectOnce(
     password,
     ssl: stream === undefined ? (ssl as false | ConnectionOptions) : false,
     ...(stream === undefined ? {} : { stream: () => stream }),
-    connectionTimeoutMillis: timeoutMs,
+    connectionTimeoutMillis: Math.max(1, timeoutMs - (Date.now() - started)),
     application_name: 'ah',
     options: startupOptions(readOnly),
     types: VALUE_TYPES as unknown as ClientConfig['types'],

@@ -1,9 +1,9 @@
 /**
  * sslmode → the TLS options of each connection attempt, as libpq defines the six modes:
- * disable (plain only), allow (plain, then TLS if the server refuses plain), prefer (TLS, then
- * plain if the server has no TLS, on the same connection as libpq), require (TLS, certificate not checked), verify-ca (TLS, the
- * chain must lead to the root certificate), verify-full (verify-ca plus the host name must match
- * the certificate). The root certificate is PGSSLROOTCERT or the service's sslrootcert, else
+ * disable (plain only), allow (plain, then TLS if the server refuses plain), prefer (TLS, or
+ * plain on the same connection if the server has no TLS, as libpq does), require (TLS,
+ * certificate not checked), verify-ca (TLS, the chain must lead to the root certificate),
+ * verify-full (verify-ca plus the host name must match the certificate). The root certificate is PGSSLROOTCERT or the service's sslrootcert, else
  * ~/.postgresql/root.crt, else the system's trusted CAs ("system" asks for them explicitly).
  */
 import { readFile } from 'node:fs/promises';
