@@ -5,7 +5,7 @@
 // round trip of a call that does no database work (ah.file.stat of a tiny file) is measured too,
 // for the target: ah ≤ 1.3 × floor + that round trip, and faster than psql per call.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +114,11 @@ async function timed(fn) {
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, out };
 }
 
+/** The 1-minute load average: on a shared machine the numbers only mean something next to it. */
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
 export async function run({ rounds = 15, warmup = 5 } = {}) {
+  const loadBefore = loadAverage();
   const server = await startServer();
   const scratch = mkdtempSync(join(tmpdir(), 'ah-bench-pgwork-'));
   try {
@@ -165,6 +169,7 @@ export async function run({ rounds = 15, warmup = 5 } = {}) {
     await ah.close();
     await floor.close();
     const roundTrip = median(rtt);
+    const load = [loadBefore, loadAverage()];
     const tableRows = Object.entries(results).map(([name, r]) => [
       name,
       round(r.ah_ms, 1),
@@ -175,7 +180,7 @@ export async function run({ rounds = 15, warmup = 5 } = {}) {
       round(r.ah_ms / r.floor_ms, 2),
       r.psql_ms === null ? 'n/a' : round(r.ah_ms / r.psql_ms, 2),
     ]);
-    saveResult('postgres', { node: process.version, rounds, mcp_round_trip_ms: roundTrip, results });
+    saveResult('postgres', { node: process.version, rounds, load_average: load, mcp_round_trip_ms: roundTrip, results });
     return `### PostgreSQL query (median of ${rounds} per call, ${process.version}, PostgreSQL 18, psql ${hasPsql ? execFileSync(PSQL, ['--version'], { encoding: 'utf8' }).trim() : 'absent'})\n\n${table(
       [
         'query',
@@ -188,7 +193,7 @@ export async function run({ rounds = 15, warmup = 5 } = {}) {
         'ah ÷ psql',
       ],
       tableRows,
-    )}\n\nEach ah call and each floor call opens and closes its own connection (scram auth included); psql is a new process per call.`;
+    )}\n\nEach ah call and each floor call opens and closes its own connection (scram auth included); psql is a new process per call. Load average ${load[0]} at the start, ${load[1]} at the end.`;
   } finally {
     await server.stop();
     rmSync(scratch, { recursive: true, force: true });

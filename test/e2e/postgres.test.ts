@@ -297,6 +297,13 @@ describe('query type mapping, limits and caps', () => {
     expect((result.structuredContent as { rows: unknown[] }).rows).toEqual([{ a: 1, a_2: 2 }]);
   });
 
+  it('keeps a column named __proto__ as a column', async () => {
+    const sql = `select '{"polluted": true}'::jsonb as "__proto__", 2 as b`;
+    const result = await mcp(stdio.client, 'postgres.query', { sql, credentials: { database: 'appdb' } });
+    const rows = (result.structuredContent as { rows: unknown[] }).rows;
+    expect(JSON.stringify(rows)).toBe('[{"__proto__":{"polluted":true},"b":2}]');
+  });
+
   it('stops reading at the limit through a cursor and says so', async () => {
     const sql =
       "select g, application_name from generate_series(1, 1000000) g, (select current_setting('application_name') as application_name) s";
@@ -496,6 +503,37 @@ describe('connection failures', () => {
     expect(code(wrongKind)).toBe('SECRET_KIND_MISMATCH');
     const missingObject = await mcp(stdio.client, 'postgres.describe', { object: 'shop.nothing', credentials: { database: 'appdb' } });
     expect(code(missingObject)).toBe('POSTGRES_OBJECT_NOT_FOUND');
+  });
+
+  it('prefer gives up on a server that never answers the TLS request after connect_timeout_secs, and closes the socket', async () => {
+    const { createServer } = await import('node:net');
+    const accepted: import('node:net').Socket[] = [];
+    const closed: Promise<unknown>[] = [];
+    // Reading (resume) is what lets the server side see the client's close.
+    const silent = createServer((socket) => {
+      accepted.push(socket);
+      closed.push(new Promise((resolve) => socket.once('close', resolve)));
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const started = Date.now();
+      const result = await mcp(stdio.client, 'postgres.ping', {
+        host: '127.0.0.1',
+        port,
+        sslmode: 'prefer',
+        connect_timeout_secs: 1,
+        credentials: { database: 'appdb' },
+      });
+      expect(code(result)).toBe('POSTGRES_CONNECT_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(accepted).toHaveLength(1);
+      await closed[0];
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('on a server without TLS: require fails, prefer and allow fall back to plain', async () => {

@@ -5,12 +5,14 @@
  * the database after ah has given up on it.
  */
 import { connect as netConnect } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import type { Client, ClientConfig, QueryConfig } from 'pg';
 import type { CommandContext } from '../../../catalog/descriptor.js';
 import { AhError } from '../../../errors.js';
 import { importModule } from '../../../platform/import-module.js';
 import { type ConnectionConfig, type ConnectionInput, resolveConnection } from './connection-config.js';
 import { isTlsError, mapError, sqlState, type Target } from './errors.js';
+import { openedStream, preferTls } from './prefer-tls.js';
 import { type Attempt, tlsAttempts } from './tls.js';
 import { VALUE_TYPES } from './value-types.js';
 
@@ -92,14 +94,21 @@ async function connectOnce(
   readOnly: boolean,
 ): Promise<Client> {
   const remaining = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : config.connectTimeoutMs;
+  const timeoutMs = Math.min(config.connectTimeoutMs, remaining);
+  const started = Date.now();
+  // prefer: TLS is settled here, and the driver gets the open socket in plain or TLS form (the
+  // time this took counts against the same connect timeout).
+  const stream =
+    ssl !== false && 'negotiate' in ssl ? openedStream(await preferTls(config, ssl.negotiate, timeoutMs, ctx.signal)) : undefined;
   const clientConfig: ClientConfig = {
     host: config.host,
     port: config.port,
     user: config.user,
     database: config.database,
     password,
-    ssl,
-    connectionTimeoutMillis: Math.min(config.connectTimeoutMs, remaining),
+    ssl: stream === undefined ? (ssl as false | ConnectionOptions) : false,
+    ...(stream === undefined ? {} : { stream: () => stream }),
+    connectionTimeoutMillis: Math.max(1, timeoutMs - (Date.now() - started)),
     application_name: 'ah',
     options: startupOptions(readOnly),
     types: VALUE_TYPES as unknown as ClientConfig['types'],

@@ -1,9 +1,9 @@
 /**
  * sslmode → the TLS options of each connection attempt, as libpq defines the six modes:
- * disable (plain only), allow (plain, then TLS if the server refuses plain), prefer (TLS, then
- * plain if the server has no TLS), require (TLS, certificate not checked), verify-ca (TLS, the
- * chain must lead to the root certificate), verify-full (verify-ca plus the host name must match
- * the certificate). The root certificate is PGSSLROOTCERT or the service's sslrootcert, else
+ * disable (plain only), allow (plain, then TLS if the server refuses plain), prefer (TLS, or
+ * plain on the same connection if the server has no TLS, as libpq does), require (TLS,
+ * certificate not checked), verify-ca (TLS, the chain must lead to the root certificate),
+ * verify-full (verify-ca plus the host name must match the certificate). The root certificate is PGSSLROOTCERT or the service's sslrootcert, else
  * ~/.postgresql/root.crt, else the system's trusted CAs ("system" asks for them explicitly).
  */
 import { readFile } from 'node:fs/promises';
@@ -11,7 +11,8 @@ import { checkServerIdentity, type ConnectionOptions } from 'node:tls';
 import { AhError } from '../../../errors.js';
 import type { SslMode } from './inputs.js';
 
-export type Attempt = false | ConnectionOptions;
+/** Plain text, TLS, or (`negotiate`) TLS if the server offers it and plain text on the same connection if not. */
+export type Attempt = false | ConnectionOptions | { negotiate: ConnectionOptions };
 
 async function rootCertificates(path: string | null, explicit: boolean): Promise<string | undefined> {
   if (path === null || path === 'system') return undefined;
@@ -38,7 +39,8 @@ export async function tlsAttempts(mode: SslMode, host: string, rootCert: string 
     case 'allow':
       return [false, unverified];
     case 'prefer':
-      return [unverified, false];
+      // Plain text on a new connection only when the TLS handshake itself fails.
+      return [{ negotiate: unverified }, false];
     case 'require':
       return [unverified];
     case 'verify-ca':

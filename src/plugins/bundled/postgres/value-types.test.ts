@@ -36,6 +36,17 @@ describe('value types', () => {
     expect(parse(1184, '2024-05-01 12:30:00+00')).toBe('2024-05-01T12:30:00+00:00');
   });
 
+  it('maps whole-hour offsets, with or without fractions, like any other offset', () => {
+    expect(isoTimestamp('2024-01-01 00:01:00+00')).toBe('2024-01-01T00:01:00+00:00');
+    expect(isoTimestamp('2024-01-01 00:01:00.000001-08')).toBe('2024-01-01T00:01:00.000001-08:00');
+    expect(isoTimestamp('12024-01-01 00:01:00+00')).toBe('12024-01-01T00:01:00+00:00');
+    // Near misses of the shape keep PostgreSQL's text.
+    expect(isoTimestamp('2024-01-01 00:01:00.+00')).toBe('2024-01-01 00:01:00.+00');
+    expect(isoTimestamp('2024-01-01 00:01:0x+00')).toBe('2024-01-01 00:01:0x+00');
+    expect(isoTimestamp('2024-01-01 00:01:00 +00')).toBe('2024-01-01 00:01:00 +00');
+    expect(isoTimestamp('2024-01-01 00:01:00.5x+00')).toBe('2024-01-01 00:01:00.5x+00');
+  });
+
   it('parses arrays with their element mapping, NULLs and nesting', () => {
     expect(parse(1007, '{1,NULL,3}')).toEqual([1, null, 3]);
     expect(parse(1016, '{9007199254740993}')).toEqual(['9007199254740993']);

@@ -50,8 +50,39 @@ function toBase64(text: string): string {
   return Buffer.from(bytes).toString('base64');
 }
 
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+
+function digitsAt(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) return false;
+  }
+  return true;
+}
+
+/**
+ * The shape PostgreSQL prints for nearly every timestamptz in a session whose offset is whole
+ * hours ("2024-05-01 12:30:00[.ffffff]+02"), checked by character instead of by the regular
+ * expression: a big result has one per row, and the match array and its substrings were garbage.
+ */
+function hourOffsetTimestamp(text: string): string | null {
+  const n = text.length;
+  if (n < 22 || text.charCodeAt(10) !== 32) return null;
+  const sign = text.charCodeAt(n - 3);
+  if (sign !== 43 && sign !== 45) return null;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return null;
+  if (!digitsAt(text, 0, 4) || !digitsAt(text, 5, 7) || !digitsAt(text, 8, 10) || !digitsAt(text, 11, 13)) return null;
+  if (!digitsAt(text, 14, 16) || !digitsAt(text, 17, 19) || !digitsAt(text, n - 2, n)) return null;
+  // Fractional seconds: nothing, or "." and at least one digit.
+  if (n > 22 && (n === 23 || text.charCodeAt(19) !== 46 || !digitsAt(text, 20, n - 3))) return null;
+  return `${text.slice(0, 10)}T${text.slice(11)}:00`;
+}
+
 /** "2024-05-01 12:30:00.123+02" → "2024-05-01T12:30:00.123+02:00"; other shapes pass through. */
 export function isoTimestamp(text: string): string {
+  const fast = hourOffsetTimestamp(text);
+  if (fast !== null) return fast;
   const m = /^(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)(?:([+-]\d\d)(?::?(\d\d))?(?::(\d\d))?)?$/.exec(text);
   if (!m) return text;
   const [, date, time, hours, minutes, seconds] = m;
