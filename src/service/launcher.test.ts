@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/tmp.js';
+import { spawnAttached } from '../platform/exec.js';
 import { MAX_RELAUNCHES, superviseServer } from './launcher.js';
 
 /** A real child that appends one line per run and exits with the code listed for that run. */
@@ -41,8 +42,12 @@ describe('superviseServer', () => {
       env: process.env,
       spacingMs: 60_000,
       stop: stop.signal,
-      onAttempt: (attempt) => {
-        if (attempt === 0) setTimeout(() => stop.abort(), 200);
+      // Stop once the first run has exited, so the request lands in the wait before a relaunch
+      // (a fixed delay raced a slow child start on a loaded machine and killed the run instead).
+      start: (program, args, env) => {
+        const child = spawnAttached(program, args, env);
+        void child.exited.then(() => setTimeout(() => stop.abort(), 50));
+        return child;
       },
     });
     expect(code).toBe(5);
