@@ -13,18 +13,25 @@ describe('search.text handler', () => {
       mkdirSync(join(dir, `d${d}`));
       for (let f = 0; f < 50; f += 1) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), line.repeat(200) + (f % 7 === 0 ? 'needle\n' : ''));
     }
-    let last = performance.now();
+    const started = performance.now();
+    let last = started;
     let worst = 0;
+    let ticks = 0;
     const ticker = setInterval(() => {
       const now = performance.now();
       worst = Math.max(worst, now - last);
       last = now;
+      ticks += 1;
     }, 1);
     const result = await text.run(withDefaults(text.inputSchema, { pattern: 'needle' }) as never, testContext({ cwd: dir }));
     clearInterval(ticker);
+    const elapsed = performance.now() - started;
     expect(result.match_count).toBe(40 * 8);
-    // A correctness bound on yielding, not a benchmark: one batch of files must not hold the loop.
-    expect(worst).toBeLessThan(250);
+    // A correctness check on yielding, not a benchmark: timers run while the tree is scanned, and
+    // no single stall holds the loop for most of the scan. The bound scales with the scan's own
+    // time, because a loaded machine slows both alike (a fixed 250 ms failed under load).
+    expect(ticks).toBeGreaterThanOrEqual(3);
+    expect(worst).toBeLessThan(Math.max(250, elapsed / 2));
   });
 
   it('stops at the caller signal', async () => {
