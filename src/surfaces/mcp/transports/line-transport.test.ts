@@ -47,7 +47,12 @@ describe('LineTransport writes', () => {
     expect(out.writes).toEqual([]);
     await Promise.all(sent);
     expect(out.writes).toHaveLength(1);
-    expect(out.writes[0]?.split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
+    expect(
+      out.writes[0]
+        ?.split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2, 3]);
     await t.send(reply(4));
     expect(out.writes).toHaveLength(2);
     await t.close();
