@@ -93,7 +93,18 @@ function abortReason(signal: AbortSignal): AhError {
 
 export function executeCall(core: RuntimeCore, call: PreparedCall, options: ExecuteOptions): Promise<CallOutcome> {
   const started = performance.now();
-  const controller = new AbortController();
+  // The handler's signal is made on first use: an AbortSignal costs ~8 µs to create on Node 20
+  // (more than the rest of a small call's own path), and most handlers never read it. A call
+  // stopped before the handler reads it hands over a signal that is already aborted.
+  let controller: AbortController | undefined;
+  let stoppedWith: AhError | undefined;
+  const handlerSignal = (): AbortSignal => {
+    if (controller === undefined) {
+      controller = new AbortController();
+      if (stoppedWith !== undefined) controller.abort(stoppedWith);
+    }
+    return controller.signal;
+  };
   const { timeoutMs } = call.context;
   const deadline = timeoutMs === null ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   const notices: Notice[] = [];
@@ -110,7 +121,10 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       settle(outcome);
     };
     const stop = (error: AhError, state: 'cancelled' | 'timed_out') => {
-      if (!controller.signal.aborted) controller.abort(error);
+      if (stoppedWith === undefined) {
+        stoppedWith = error;
+        controller?.abort(error);
+      }
       finish({ ok: false, state, error, executionMs: elapsed() });
     };
     const onExternalAbort = () => {
@@ -145,7 +159,9 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
     const context = (credentials: CommandContext['credentials']): CommandContext => ({
       cwd: call.context.cwd,
       limit: call.context.limit,
-      signal: controller.signal,
+      get signal() {
+        return handlerSignal();
+      },
       deadline,
       env: core.env,
       credentials,
@@ -161,7 +177,7 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
     if (Object.keys(call.credentialIds).length > 0) {
       // Values are read at the last moment and handed to the handler only.
       physical = resolveCredentials(call.descriptor, call.credentialIds, core.host.vault).then((credentials) =>
-        controller.signal.aborted ? undefined : call.descriptor.run(call.input, context(credentials)),
+        stoppedWith !== undefined ? undefined : call.descriptor.run(call.input, context(credentials)),
       );
     } else {
       try {
