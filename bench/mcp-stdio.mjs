@@ -175,20 +175,22 @@ export async function run({ starts = 10 } = {}) {
   const ah = results.ah;
   const ratios = [
     ['cold start vs server-filesystem', round(ah.startMs / fs.startMs, 2), '<= 0.6'],
+    // Issue 19: tools/list is judged through the official SDK client (what an agent pays: the
+    // client parses and validates the whole list); the raw client's time is the server's share.
     [
-      `tools/list p50 vs server-filesystem, ${ah.tools} tools (${round(ah.tools / fs.tools, 1)}×)`,
-      round(ah.rawListP50 / fs.rawListP50, 2),
+      `tools/list p50 through the SDK client vs server-filesystem, ${ah.tools} tools (${round(ah.tools / fs.tools, 1)}×)`,
+      round(ah.sdkListP50 / fs.sdkListP50, 2),
       '<= 1',
     ],
     [
-      `tools/list p50 vs server-filesystem, ${big.tools} tools (${round(big.tools / fs.tools, 1)}×, bench plugin)`,
-      round(big.rawListP50 / fs.rawListP50, 2),
-      '<= 1 (with >= 3× the tools)',
+      `tools/list p50 vs server-filesystem, raw client (server side), ${ah.tools} tools`,
+      round(ah.rawListP50 / fs.rawListP50, 2),
+      '(for information)',
     ],
     [
-      'tools/list p50 through the SDK client vs server-filesystem',
-      round(ah.sdkListP50 / fs.sdkListP50, 2),
-      '(client-side cost, for information)',
+      `tools/list p50 vs server-filesystem, raw client, ${big.tools} tools (bench plugin)`,
+      round(big.rawListP50 / fs.rawListP50, 2),
+      '(for information)',
     ],
     [`4 KiB read p50 vs ${floorName}`, round(ah.read4kP.p50 / floor.read4kP.p50, 2), '<= 1.0'],
     [`1 MiB read p50 vs ${floorName}`, round(ah.read1mP.p50 / floor.read1mP.p50, 2), '<= 1.1'],
