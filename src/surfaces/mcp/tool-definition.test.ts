@@ -6,26 +6,22 @@ import { descriptorTool } from './tool-definition.js';
 const gated = testDomain(new Gate()).commands[0] as CommandDescriptor;
 
 describe('published tool schemas', () => {
-  it('leave out $schema when it names 2020-12, the dialect MCP assumes without it', () => {
-    // The descriptor's schemas say 2020-12 (RootObject); the published copies say nothing.
-    expect((gated.inputSchema as Record<string, unknown>).$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+  it('name no $schema in ah schemas (2020-12 is the default) and keep a declared one as it is', () => {
     const tool = descriptorTool(gated);
     expect(tool.inputSchema.$schema).toBeUndefined();
     expect(tool.outputSchema.$schema).toBeUndefined();
     expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { tag: { type: 'string' } } });
     expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['command', 'tag'] });
-  });
-
-  it('keep any other dialect named', () => {
-    const draft7 = 'http://json-schema.org/draft-07/schema#';
-    const other = {
-      ...gated,
-      inputSchema: { ...(gated.inputSchema as object), $schema: draft7 },
-      outputSchema: { ...(gated.outputSchema as object), $schema: draft7 },
-    } as unknown as CommandDescriptor;
-    const tool = descriptorTool(other);
-    expect(tool.inputSchema.$schema).toBe(draft7);
-    expect(tool.outputSchema.$schema).toBe(draft7);
+    // An external plugin's declaration is its own (the MCP conformance suite checks it is kept).
+    for (const dialect of ['https://json-schema.org/draft/2020-12/schema', 'http://json-schema.org/draft-07/schema#']) {
+      const declared = {
+        ...gated,
+        inputSchema: { ...(gated.inputSchema as object), $schema: dialect },
+        outputSchema: { ...(gated.outputSchema as object), $schema: dialect },
+      } as unknown as CommandDescriptor;
+      expect(descriptorTool(declared).inputSchema.$schema).toBe(dialect);
+      expect(descriptorTool(declared).outputSchema.$schema).toBe(dialect);
+    }
   });
 
   it('publish credential slots as a closed ids-only object, described once in the tool text', () => {

@@ -40,19 +40,6 @@ export const CONTEXT_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-/**
- * MCP reads a schema without `$schema` as JSON Schema 2020-12, the dialect every descriptor
- * schema is written in: the keyword is dropped from published schemas (200 copies, ~11 KB of a
- * 100-tool list that every client parses and validates). Another dialect stays named.
- */
-const DEFAULT_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
-function published(schema: JsonSchema): JsonSchema {
-  if (schema.$schema !== DEFAULT_DIALECT) return schema;
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
 const CWD_LINE = 'Relative paths resolve against context.cwd.';
 /** Commands bound to a project directory (see runtime/context.ts needsExplicitCwd). */
 const HTTP_CWD_LINE = 'Over HTTP, pass an absolute context.cwd.';
@@ -77,7 +64,7 @@ function describe(d: ToolSource): string {
 }
 
 export function descriptorTool(d: ToolSource): ToolDefinition {
-  const input = published(toJsonSchema(d.inputSchema));
+  const input = toJsonSchema(d.inputSchema);
   const slots = d.credentialSlots ?? [];
   let inputSchema = input;
   if (d.kind !== 'job') {
@@ -93,7 +80,7 @@ export function descriptorTool(d: ToolSource): ToolDefinition {
     title: d.title,
     description: describe(d),
     inputSchema,
-    outputSchema: published(toJsonSchema(d.outputSchema)),
+    outputSchema: toJsonSchema(d.outputSchema),
     annotations: {
       title: d.title,
       readOnlyHint: d.effects.readOnly,
