@@ -1,4 +1,10 @@
 // Measurement helpers over a connected SDK v2 client.
+
+/**
+ * Per-request timeout for every bench call: the SDK's 60 s default ended whole runs when a slow
+ * peer answered late on a loaded machine; a late answer is a slow sample, not a failure.
+ */
+export const SLOW = { timeout: 600_000 };
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { percentile, round } from './lib.mjs';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AH, installPeers, median, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
-import { connectHttp, throughput } from './mcp-client.mjs';
+import { connectHttp, SLOW, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 
 /** Calls every server makes before anything is measured (JIT warm-up, first-use work). */
@@ -86,11 +86,11 @@ export async function run() {
   const clients = {};
   for (const s of servers) {
     clients[s.name] = await connectHttp(`http://127.0.0.1:${s.proc.port}/mcp`);
-    const probe = await clients[s.name].callTool({ name: s.tool, arguments: s.args });
+    const probe = await clients[s.name].callTool({ name: s.tool, arguments: s.args }, SLOW);
     if (probe.isError) throw new Error(`${s.name}: ${JSON.stringify(probe).slice(0, 300)}`);
     results[s.name] = {};
   }
-  const call = (s) => () => clients[s.name].callTool({ name: s.tool, arguments: s.args });
+  const call = (s) => () => clients[s.name].callTool({ name: s.tool, arguments: s.args }, SLOW);
   for (const s of servers) await throughput(call(s), 1, WARM_UP_CALLS);
   for (const n of [1, 8, 32]) {
     const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
@@ -118,7 +118,7 @@ export async function run() {
         sessions.map(async (c) => {
           while (done < until) {
             done += 1;
-            await c.callTool({ name: s.tool, arguments: s.args });
+            await c.callTool({ name: s.tool, arguments: s.args }, SLOW);
           }
         }),
       );

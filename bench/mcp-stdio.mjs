@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AH, installPeers, median, percentile, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
-import { connectStdio, throughput } from './mcp-client.mjs';
+import { connectStdio, SLOW, throughput } from './mcp-client.mjs';
 import { connectRaw } from './raw-client.mjs';
 
 export const PEERS = [
@@ -97,10 +97,10 @@ export async function run({ starts = 10 } = {}) {
   const clients = {};
   for (const s of list) {
     clients[s.name] = await connectStdio(process.execPath, s.cmd, s.env);
-    const probe = await clients[s.name].client.callTool({ name: s.tool, arguments: s.args('four-k.txt') });
+    const probe = await clients[s.name].client.callTool({ name: s.tool, arguments: s.args('four-k.txt') }, SLOW);
     if (probe.isError) throw new Error(`${s.name}: ${JSON.stringify(probe).slice(0, 300)}`);
   }
-  const call = (s, file) => () => clients[s.name].client.callTool({ name: s.tool, arguments: s.args(file) });
+  const call = (s, file) => () => clients[s.name].client.callTool({ name: s.tool, arguments: s.args(file) }, SLOW);
   for (const s of list) await sample(call(s, 'four-k.txt'), s.slow ? 20 : WARM_UP_CALLS, [], 6000);
 
   // tools/list: the server's time through a raw JSON-RPC client (what serving the list costs), and
@@ -116,7 +116,7 @@ export async function run({ starts = 10 } = {}) {
   }
   for (let r = 0; r < ROUNDS; r += 1) {
     for (const s of listers) await sample(() => raw[s.name].request('tools/list', {}), 20, results[s.name].rawList);
-    for (const s of list) await sample(() => clients[s.name].client.listTools(), 10, results[s.name].sdkList);
+    for (const s of list) await sample(() => clients[s.name].client.listTools(undefined, SLOW), 10, results[s.name].sdkList);
   }
   for (const s of listers) await raw[s.name].close();
 
@@ -175,20 +175,22 @@ export async function run({ starts = 10 } = {}) {
   const ah = results.ah;
   const ratios = [
     ['cold start vs server-filesystem', round(ah.startMs / fs.startMs, 2), '<= 0.6'],
+    // Issue 19: tools/list is judged through the official SDK client (what an agent pays: the
+    // client parses and validates the whole list); the raw client's time is the server's share.
     [
-      `tools/list p50 vs server-filesystem, ${ah.tools} tools (${round(ah.tools / fs.tools, 1)}×)`,
-      round(ah.rawListP50 / fs.rawListP50, 2),
+      `tools/list p50 through the SDK client vs server-filesystem, ${ah.tools} tools (${round(ah.tools / fs.tools, 1)}×)`,
+      round(ah.sdkListP50 / fs.sdkListP50, 2),
       '<= 1',
     ],
     [
-      `tools/list p50 vs server-filesystem, ${big.tools} tools (${round(big.tools / fs.tools, 1)}×, bench plugin)`,
-      round(big.rawListP50 / fs.rawListP50, 2),
-      '<= 1 (with >= 3× the tools)',
+      `tools/list p50 vs server-filesystem, raw client (server side), ${ah.tools} tools`,
+      round(ah.rawListP50 / fs.rawListP50, 2),
+      '(for information)',
     ],
     [
-      'tools/list p50 through the SDK client vs server-filesystem',
-      round(ah.sdkListP50 / fs.sdkListP50, 2),
-      '(client-side cost, for information)',
+      `tools/list p50 vs server-filesystem, raw client, ${big.tools} tools (bench plugin)`,
+      round(big.rawListP50 / fs.rawListP50, 2),
+      '(for information)',
     ],
     [`4 KiB read p50 vs ${floorName}`, round(ah.read4kP.p50 / floor.read4kP.p50, 2), '<= 1.0'],
     [`1 MiB read p50 vs ${floorName}`, round(ah.read1mP.p50 / floor.read1mP.p50, 2), '<= 1.1'],

@@ -92,8 +92,11 @@ export interface CommandContext {
   cwd: string;
   /** Item/line cap, or null for none. */
   limit: number | null;
-  /** Fires on cancellation or timeout; handlers must stop promptly. */
-  signal: AbortSignal;
+  /**
+   * Fires on cancellation or timeout; handlers must stop promptly. Made on first read (an accessor
+   * of the context object): read it from the context rather than copying the context.
+   */
+  readonly signal: AbortSignal;
   /** Epoch milliseconds by which the call must finish. */
   deadline: number;
   /** Environment for child processes (handlers never read process.env). */

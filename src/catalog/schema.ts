@@ -13,8 +13,6 @@ export type { TSchema, TObject, Static };
 
 export type JsonSchema = Record<string, unknown>;
 
-const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
 /**
  * A property with a default is optional for callers (the runtime fills it in before the handler
  * runs), so it leaves `required`; the static type keeps it non-optional for the handler.
@@ -27,9 +25,14 @@ function defaultsOptional<T>(schema: T): T {
   return schema;
 }
 
-/** A closed object schema at the root of a command's input or output. */
+/**
+ * A closed object schema at the root of a command's input or output. It names no `$schema`: the
+ * dialect is 2020-12, which is what Ajv2020 and MCP assume without one, and the keyword would be
+ * published in every tool schema of tools/list (200 copies, ~11 KB of a 100-tool list that every
+ * client parses). A schema that declares a dialect (an external plugin's) is published as declared.
+ */
 export function RootObject<P extends TProperties>(properties: P, options: { description?: string } = {}): TObject<P> {
-  return defaultsOptional(Type.Object(properties, { $schema: DIALECT, additionalProperties: false, ...options }));
+  return defaultsOptional(Type.Object(properties, { additionalProperties: false, ...options }));
 }
 
 /** A closed nested object. */

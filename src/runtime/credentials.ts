@@ -115,20 +115,19 @@ export function credentialParagraph(slots: readonly CredentialSlot[]): string {
   return ['Credential slots:', ...lines, 'Only record ids are passed; secret values never travel over MCP.'].join('\n');
 }
 
-/** The `credentials` property added to the MCP input schema of a command with slots. */
+/**
+ * The `credentials` property added to the MCP input schema of a command with slots. No
+ * descriptions: the tool description's credential paragraph already names each slot, its kinds
+ * and how to find a record id, and this schema is repeated in every tool that has slots.
+ */
 export function credentialsSchema(slots: readonly CredentialSlot[]): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const slot of slots) {
-    properties[slot.name] = {
-      type: 'string',
-      minLength: 1,
-      description: `Vault record id (kind ${slot.acceptedKinds.join(' or ')}) for the ${slot.name} slot.`,
-    };
+    properties[slot.name] = { type: 'string', minLength: 1 };
   }
   const required = slots.filter((s) => s.required).map((s) => s.name);
   return {
     type: 'object',
-    description: 'Vault record ids by credential slot (ids only, never values).',
     properties,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Gate, testRuntime } from '../../test/helpers/runtime.js';
 import { Executor } from './executor.js';
-import { startAdmitted } from './invoke.js';
+import { type Callable, startAdmitted } from './invoke.js';
 
 describe('Executor', () => {
   it('admits up to maxActive at once and fails the next immediately without starting it', async () => {
@@ -37,6 +37,30 @@ describe('Executor', () => {
     expect(executor.active).toBe(0);
     // The late result never overwrites the cancellation.
     expect(await execution.logical).toMatchObject({ state: 'cancelled' });
+  });
+
+  it('hands a handler that reads its signal only after a cancel one already aborted with the reason', async () => {
+    const gate = new Gate();
+    const { core, prepare } = testRuntime(gate);
+    const executor = new Executor(core, 1);
+    const base = prepare('test.stubborn');
+    const seen: AbortSignal[] = [];
+    const late: Callable = {
+      ...base.descriptor,
+      run: async (_input, ctx) => {
+        await gate.opened;
+        seen.push(ctx.signal);
+        return { command: 'test.stubborn' };
+      },
+    };
+    const execution = executor.start({ ...base, descriptor: late });
+    execution.cancel();
+    expect(await execution.logical).toMatchObject({ ok: false, state: 'cancelled' });
+    gate.open();
+    await execution.physical;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.aborted).toBe(true);
+    expect(seen[0]?.reason).toMatchObject({ code: 'EXECUTION_CANCELLED' });
   });
 
   it('times out with EXECUTION_TIMEOUT and logs the execution fields', async () => {

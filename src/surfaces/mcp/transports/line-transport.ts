@@ -3,8 +3,9 @@
  * the SDK's serveStdio (its extension point), in place of the SDK's StdioServerTransport. What
  * it adds: every malformed line is answered (-32700 for text that is not JSON, -32600 with the
  * request's id when one is readable) and logged instead of being dropped; a line over the cap is
- * answered and skipped with a bounded buffer instead of closing the transport; and results
- * serialized ahead (the tools/list result) are written as they are.
+ * answered and skipped with a bounded buffer instead of closing the transport; results
+ * serialized ahead (the tools/list result) are written as they are; and the replies of one turn
+ * of the event loop leave in one write.
  */
 import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { EventLog } from '../../../logging/types.js';
@@ -65,6 +66,12 @@ export class LineTransport implements Transport {
   private skipping = false;
   private started = false;
   private closed = false;
+  /** Lines waiting for the end of this turn of the event loop (see flush). */
+  private outbox: string[] = [];
+  private batch: Promise<void> | undefined;
+  private settleBatch: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  /** Batches whose write is still buffered in the output stream. */
+  private unflushed: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   constructor(private readonly options: LineTransportOptions) {
     this.maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -180,6 +187,9 @@ export class LineTransport implements Transport {
   };
 
   private readonly onOutputError = (error: Error) => {
+    const waiting = this.unflushed;
+    this.unflushed = [];
+    for (const batch of waiting) batch.reject(error);
     if (this.closed) return;
     this.onerror?.(error);
     this.shut('output-error');
@@ -199,23 +209,47 @@ export class LineTransport implements Transport {
       raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string')
         ? `{"result":${raw},"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}\n`
         : `${JSON.stringify(message)}\n`;
-    const output = this.options.output;
-    return new Promise<void>((resolve, reject) => {
-      const onError = (error: Error) => {
-        output.off('drain', onDrain);
-        reject(error);
-      };
-      const onDrain = () => {
-        output.off('error', onError);
-        resolve();
-      };
-      output.once('error', onError);
-      if (output.write(line)) {
-        output.off('error', onError);
-        resolve();
-      } else output.once('drain', onDrain);
-    });
+    this.outbox.push(line);
+    if (this.batch === undefined) {
+      this.batch = new Promise<void>((resolve, reject) => {
+        this.settleBatch = { resolve, reject };
+      });
+      setImmediate(this.flush);
+    }
+    return this.batch;
   }
+
+  /**
+   * Lines sent while one turn of the event loop runs (every call that completed in one poll phase)
+   * leave in one write after it: one system call, and one read for the client, instead of one per
+   * message. Every send of the batch settles with that write (backpressure: at its drain).
+   */
+  private readonly flush = () => {
+    const lines = this.outbox;
+    const settle = this.settleBatch;
+    // Already written by shut().
+    if (settle === undefined) return;
+    this.outbox = [];
+    this.batch = undefined;
+    this.settleBatch = undefined;
+    const output = this.options.output as NodeJS.WritableStream & { writableEnded?: boolean; destroyed?: boolean };
+    if (output.writableEnded === true || output.destroyed === true) {
+      settle.reject(new Error('the stdio transport is closed'));
+      return;
+    }
+    if (output.write(lines.length === 1 ? (lines[0] as string) : lines.join(''))) settle.resolve();
+    else {
+      // Backpressure: this batch settles at the drain, or fails with the output (onOutputError).
+      this.unflushed.push(settle);
+      if (this.unflushed.length === 1) output.once('drain', this.onDrain);
+    }
+  };
+
+  private readonly onDrain = () => {
+    const waiting = this.unflushed;
+    this.unflushed = [];
+    for (const batch of waiting) batch.resolve();
+  };
 
   async close(): Promise<void> {
     this.shut('transport-close');
@@ -223,6 +257,8 @@ export class LineTransport implements Transport {
 
   private shut(reason: 'stdin-eof' | 'output-error' | 'transport-close'): void {
     if (this.closed) return;
+    // Replies already sent still leave, as they did before the wire closed.
+    this.flush();
     this.closed = true;
     const { input } = this.options;
     input.off('data', this.onData);

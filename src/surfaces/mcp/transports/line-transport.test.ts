@@ -1,0 +1,107 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { memoryLog } from '../../../../test/helpers/runtime.js';
+import { LineTransport } from './line-transport.js';
+
+/** A real writable that records each write call and can hold back its callbacks (backpressure). */
+function recorder(highWaterMark = 1 << 20) {
+  const writes: string[] = [];
+  let held: (() => void)[] | undefined;
+  const output = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push(chunk.toString('utf8'));
+      if (held) held.push(() => callback());
+      else callback();
+    },
+  });
+  return {
+    output,
+    writes,
+    hold: () => {
+      held = [];
+    },
+    release: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const done of waiting) done();
+    },
+  };
+}
+
+function transport(output: Writable) {
+  const input = new PassThrough();
+  const closed: string[] = [];
+  const t = new LineTransport({ input, output, log: memoryLog(), onClosed: (reason) => closed.push(reason) });
+  return { t, input, closed };
+}
+
+const reply = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { n: id } });
+
+describe('LineTransport writes', () => {
+  it('sends the replies of one event-loop turn in one write, in order', async () => {
+    const out = recorder();
+    const { t } = transport(out.output);
+    await t.start();
+    const sent = [t.send(reply(1)), t.send(reply(2)), t.send(reply(3))];
+    expect(out.writes).toEqual([]);
+    await Promise.all(sent);
+    expect(out.writes).toHaveLength(1);
+    expect(
+      out.writes[0]
+        ?.split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2, 3]);
+    await t.send(reply(4));
+    expect(out.writes).toHaveLength(2);
+    await t.close();
+  });
+
+  it('settles a batch only when a full output drains', async () => {
+    const out = recorder(16);
+    const { t } = transport(out.output);
+    await t.start();
+    out.hold();
+    let settled = false;
+    const first = t.send(reply(1)).then(() => {
+      settled = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(out.writes).toHaveLength(1);
+    expect(settled).toBe(false);
+    out.release();
+    await first;
+    expect(settled).toBe(true);
+    await t.close();
+  });
+
+  it('fails the waiting batches when the output fails', async () => {
+    const out = recorder(16);
+    const { t, closed } = transport(out.output);
+    const errors: Error[] = [];
+    t.onerror = (error) => errors.push(error);
+    await t.start();
+    out.hold();
+    const pending = t.send(reply(1));
+    await new Promise((r) => setImmediate(r));
+    out.output.destroy(new Error('pipe gone'));
+    await expect(pending).rejects.toThrow('pipe gone');
+    expect(errors.map((e) => e.message)).toEqual(['pipe gone']);
+    expect(closed).toEqual(['output-error']);
+  });
+
+  it('still writes replies sent before the wire closed, and refuses later ones', async () => {
+    const out = recorder();
+    const { t, input, closed } = transport(out.output);
+    await t.start();
+    const before = t.send(reply(1));
+    input.end();
+    await before;
+    expect(out.writes.join('')).toContain('"id":1');
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toEqual(['stdin-eof']);
+    await expect(t.send(reply(2))).rejects.toThrow('closed');
+  });
+});
