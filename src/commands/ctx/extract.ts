@@ -33,9 +33,10 @@ function compiled(language: Language): Compiled[] {
 }
 
 /** Words a method-shaped line can start with that are control flow, not definitions. */
-const KEYWORDS = new Set(
-  'if for while switch catch function return with do else typeof new await yield super import throw void case elif foreach using lock sizeof'.split(' '),
-);
+const KEYWORDS = new Set([
+  ...'if for while switch catch function return with do else typeof new'.split(' '),
+  ...'await yield super import throw void case elif foreach using lock sizeof'.split(' '),
+]);
 
 /** Line numbers from offsets: the newline offsets, found once per text and searched by halves. */
 class Lines {

@@ -419,4 +419,3 @@ export function languageOf(path: string): Language | undefined {
   const id = BY_EXTENSION.get(base.slice(dot + 1));
   return id === undefined ? undefined : LANGUAGES[id];
 }
-
