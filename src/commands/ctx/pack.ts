@@ -5,7 +5,8 @@ import { Closed, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { displayPath } from '../search/display-path.js';
 import { extractSymbols } from './extract.js';
-import { CTX_EFFECTS, capOf, countLines, FOLLOW_SYMLINKS, loadFile, MAX_BYTES, PRESET, PRESETS, SYMBOL, yieldToLoop } from './shared.js';
+import { lineCount } from '../../platform/text.js';
+import { CTX_EFFECTS, capOf, FOLLOW_SYMLINKS, loadFile, MAX_BYTES, PRESET, PRESETS, SYMBOL, yieldToLoop } from './shared.js';
 import { walkFiles } from './walk.js';
 
 const input = RootObject({
@@ -114,7 +115,7 @@ export const pack = defineCommand({
         path: shown,
         kind: 'file',
         size_bytes: loaded.size,
-        line_count: countLines(loaded.text),
+        line_count: lineCount(loaded.text),
         symbol_count: found.length,
         symbols: found.slice(0, preset.previews),
       };

@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
 import { Closed, Type } from '../../catalog/schema.js';
+import { SNIFF_BYTES } from '../../platform/text.js';
 
 export const PRESETS = {
   summary: { limit: 80, previews: 4, symbolsPerFile: 20 },
@@ -42,9 +43,6 @@ export function capOf(preset: PresetName, limit: number | null): number {
 
 export type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
 
-/** Bytes of the NUL sniff: a NUL byte in the first 8 KiB marks a binary file. */
-const SNIFF = 8192;
-
 /**
  * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its
  * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). The
@@ -69,7 +67,7 @@ export function loadFile(path: string, maxBytes: number): Loaded {
       filled += n;
     }
     const bytes = buffer.subarray(0, filled);
-    if (bytes.subarray(0, SNIFF).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
+    if (bytes.subarray(0, SNIFF_BYTES).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
     return { kind: 'text', text: bytes.toString('utf8'), size: filled };
   } catch {
     return { kind: 'unreadable', size: 0 };
@@ -78,21 +76,7 @@ export function loadFile(path: string, maxBytes: number): Loaded {
   }
 }
 
-/** Lines in a text: a trailing newline does not start another line; an empty file has none. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
-  return text.endsWith('\n') ? count : count + 1;
-}
-
 /** Gives the event loop a turn: file reads and regex passes are synchronous. */
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Joins a shown root and a relative path the way search shows paths: forward slashes, no `./`. */
-export function joinShown(root: string, relative: string): string {
-  if (root === '.' || root === './' || root === '') return relative;
-  return `${root.replace(/[\\/]+$/, '')}/${relative}`;
 }

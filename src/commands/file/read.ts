@@ -1,7 +1,8 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { lineCount, loadText, splitLines } from './load-text.js';
+import { lineCount } from '../../platform/text.js';
+import { loadText, splitLines } from './load-text.js';
 import {
   cliHints,
   FOLLOW_SYMLINKS,
