@@ -31,3 +31,8 @@ export function alignColumns(rows: readonly (readonly string[])[]): string[] {
   const widths = Array.from({ length: padded }, (_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) => r.map((cell, i) => (i < padded ? cell.padEnd(widths[i] as number) : cell)).join('  '));
 }
+
+/** An argv word as a POSIX shell would need it typed: bare when safe, else single-quoted. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
