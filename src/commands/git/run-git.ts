@@ -15,7 +15,7 @@ export interface GitOutput {
   stdoutTruncated: boolean;
 }
 
-export function missingGit(cause?: string): AhError {
+function missingGit(cause?: string): AhError {
   return new AhError({
     code: 'DEPENDENCY_MISSING',
     message: 'git is not installed or not on PATH',
@@ -174,7 +174,7 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
     cwd: ctx.cwd,
     env: withEnvConfig(env, [...pinned, ...drivers]),
     signal: ctx.signal,
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    maxBytes: options.maxBytes,
   });
   switch (result.kind) {
     case 'cancelled':
