@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Env } from '../platform/paths.js';
-import { isLocked, type HeldLock, tryLock } from './locks.js';
+import { type HeldLock, lockHeld } from '../platform/lock.js';
+import { tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
 import type { SchedulerAdapter } from './scheduler.js';
 import type { StateStore } from './state.js';
@@ -68,8 +69,8 @@ export function liveContext(
     shutdown: (port, id) => requestShutdown(port, id),
     isAlive: processRunning,
     fileExists: (path) => existsSync(path),
-    lock: (path, waitSeconds) => tryLock(path, { waitSeconds }),
-    leaseHeld: (path) => isLocked(path),
+    lock: tryLock,
+    leaseHeld: lockHeld,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     now: () => Date.now(),
   };
