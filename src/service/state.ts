@@ -114,16 +114,6 @@ async function replaceJson(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function removeIfPresent(path: string): Promise<boolean> {
-  try {
-    await unlink(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
 export class StateStore {
   constructor(readonly dir: string) {}
 
@@ -194,13 +184,10 @@ export class StateStore {
    */
   async removeManagedFiles(serviceId: string): Promise<string[]> {
     const failures: string[] = [];
-    const attempt = async (path: string) => {
-      try {
-        await removeIfPresent(path);
-      } catch (error) {
-        failures.push(`${path}: ${(error as Error).message}`);
-      }
-    };
+    const attempt = (path: string) =>
+      unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') failures.push(`${path}: ${error.message}`);
+      });
     await attempt(this.runtimePath);
     let names: string[] = [];
     try {
