@@ -2,7 +2,7 @@
  * The one error type every expected failure uses. Codes are stable contract values; messages are
  * short and human; `cause` carries the detail; `hint` tells the user what to do next.
  */
-export interface AhErrorInit {
+interface AhErrorInit {
   code: string;
   message: string;
   cause?: string | undefined;

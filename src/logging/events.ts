@@ -18,7 +18,7 @@ const QUEUE_LIMIT = 256;
 const COALESCE_MS = 20;
 const EARLY_DRAIN = 64;
 
-export interface EventLogOptions {
+interface EventLogOptions {
   configDir: string;
   unredacted: boolean;
   transport?: 'cli' | 'mcp';
@@ -26,7 +26,7 @@ export interface EventLogOptions {
   pid?: number;
 }
 
-export function logFileName(date: Date): string {
+function logFileName(date: Date): string {
   return `aihelper-${date.toISOString().slice(0, 10)}.jsonl`;
 }
 

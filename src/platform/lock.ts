@@ -168,7 +168,7 @@ export async function lockHeld(lockPath: string): Promise<boolean> {
   return !(await isStale(lockPath, content));
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** Longest wait for the lock before giving up. */
   timeoutMs: number;
   /** Error code on timeout (default PERSISTENCE_LOCK_TIMEOUT). */

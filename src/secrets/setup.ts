@@ -137,7 +137,7 @@ export function formFields(kind: SecretKind): string[] {
   return all.sort((a, b) => rank(a) - rank(b));
 }
 
-export interface SetupService {
+interface SetupService {
   readonly capabilities: CapabilityStore;
   /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
   mint(body: unknown): Promise<{ capability: string; target: SetupTarget }>;

@@ -10,7 +10,7 @@ import type { Env } from '../platform/paths.js';
 import { tryLock } from './locks.js';
 import { type RuntimeRecord, StateStore } from './state.js';
 
-export interface ReadyInfo {
+interface ReadyInfo {
   port: number;
   pid: number;
   instanceId: string;

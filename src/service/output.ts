@@ -4,7 +4,7 @@
  */
 import type { RuntimeRecord } from './state.js';
 
-export type MutationAction =
+type MutationAction =
   | 'installed'
   | 'updated'
   | 'unchanged'
@@ -15,7 +15,7 @@ export type MutationAction =
   | 'forced_stopped'
   | 'restarted';
 
-export interface RuntimeSummary {
+interface RuntimeSummary {
   state: 'running' | 'stopped';
   pid: number | null;
   instance_id: string | null;
@@ -23,7 +23,7 @@ export interface RuntimeSummary {
   version: string | null;
 }
 
-export interface RegistrationSummary {
+interface RegistrationSummary {
   state: 'installed' | 'not_installed';
   enabled: boolean | null;
 }

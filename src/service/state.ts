@@ -11,14 +11,14 @@ import { configurationId, parseDefinition, type ServiceDefinition, canonicalJson
 
 export type Read<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
 
-export interface CurrentIndex {
+interface CurrentIndex {
   schema_version: 1;
   service_id: string;
   configuration_id: string;
   updated_at: string;
 }
 
-export interface RuntimeExit {
+interface RuntimeExit {
   code: number;
   reason: string;
   at: string;
@@ -37,7 +37,7 @@ export interface RuntimeRecord {
   exit: RuntimeExit | null;
 }
 
-export interface LifecycleRecord {
+interface LifecycleRecord {
   schema_version: 1;
   operation: string;
   state: 'in_progress' | 'completed' | 'failed';

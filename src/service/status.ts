@@ -12,7 +12,7 @@ import type { DriftEntry, SchedulerInfo } from './scheduler.js';
 
 type Code = ServiceCode | null;
 
-export interface StatusOutput {
+interface StatusOutput {
   command: 'status';
   schema_version: 1;
   service_id: string;

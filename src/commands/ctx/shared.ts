@@ -10,7 +10,7 @@ export const PRESETS = {
   review: { limit: 200, previews: 8, symbolsPerFile: 80 },
   debug: { limit: 500, previews: 16, symbolsPerFile: 200 },
 } as const;
-export type PresetName = keyof typeof PRESETS;
+type PresetName = keyof typeof PRESETS;
 
 export const PRESET = Type.Union([Type.Literal('summary'), Type.Literal('review'), Type.Literal('debug')], {
   default: 'review',
@@ -41,7 +41,7 @@ export function capOf(preset: PresetName, limit: number | null): number {
   return limit ?? PRESETS[preset].limit;
 }
 
-export type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
+type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
 
 /**
  * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its

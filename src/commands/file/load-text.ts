@@ -101,7 +101,7 @@ function kindName(info: Stats): string {
   return 'not a regular file';
 }
 
-export function notRegularFile(path: string, info: Stats): AhError {
+function notRegularFile(path: string, info: Stats): AhError {
   return new AhError({
     code: 'PATH_INVALID_TYPE',
     message: `${path} is not a regular file (${kindName(info)})`,

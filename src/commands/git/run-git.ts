@@ -7,7 +7,7 @@ import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
 import { runProcess } from '../../platform/exec.js';
 
-export interface GitOutput {
+interface GitOutput {
   code: number | null;
   stdout: Buffer;
   /** Decoded and trimmed. */
@@ -71,7 +71,7 @@ const DIFF_FLAGS: Readonly<Record<string, readonly string[]>> = {
 /** Drivers a repository can define whose values are commands: filters, diff and merge drivers. */
 const DRIVER_KEY = /^(filter|diff|merge)\..+\.(clean|smudge|process|textconv|command|driver)$/i;
 
-export interface GitOptions {
+interface GitOptions {
   /** The call changes the repository: skip `--no-optional-locks`, which only suits readers. */
   writes?: boolean;
   /** Byte cap on stdout. */

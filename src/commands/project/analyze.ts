@@ -6,14 +6,14 @@
 import { dig, isObject, keysOf, type ManifestReader, str } from './manifests.js';
 import { dirOf, type FoundFile, type Scan } from './scan.js';
 
-export interface Suggestion {
+interface Suggestion {
   command: string[];
   kind: string;
   confidence: 'high' | 'medium' | 'low';
   reason: string;
 }
 
-export interface Analysis {
+interface Analysis {
   ecosystems: string[];
   tools: string[];
   roles: string[];

@@ -9,7 +9,7 @@ import { AhError } from '../../errors.js';
 import { type Globals, takeGlobal } from './globals.js';
 import { suggest } from '../../platform/suggest.js';
 
-export interface ArgSpec {
+interface ArgSpec {
   id: string;
   inputSchema: TSchema | JsonSchema;
   cli?: CliHints | undefined;
