@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
+import { AhError } from '../../errors.js';
 import { Closed, Type } from '../../catalog/schema.js';
 import { SNIFF_BYTES } from '../../platform/text.js';
 
@@ -48,7 +49,7 @@ type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 
  * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). The
  * walk hands over regular files only, so the open cannot block on a FIFO.
  */
-export function loadFile(path: string, maxBytes: number): Loaded {
+function loadFile(path: string, maxBytes: number): Loaded {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -76,7 +77,37 @@ export function loadFile(path: string, maxBytes: number): Loaded {
   }
 }
 
-/** Gives the event loop a turn: file reads and regex passes are synchronous. */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * A pause to call after each file of a walk: every 16th call gives the event loop a turn (file
+ * reads and regex passes are synchronous) and then stops a cancelled call.
+ */
+export function pacer(signal: AbortSignal): () => Promise<void> {
+  let sinceYield = 0;
+  return async () => {
+    sinceYield += 1;
+    if (sinceYield < 16) return;
+    sinceYield = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) throw signal.reason;
+  };
+}
+
+/** Loads a file for a listing; a binary or oversize one is counted in `skips` and gives null. */
+export function loadCounted(
+  path: string,
+  maxBytes: number,
+  skips: { skipped_binary_files: number; skipped_large_files: number },
+): { text: string; size: number } | null {
+  const loaded = loadFile(path, maxBytes);
+  if (loaded.kind === 'binary') skips.skipped_binary_files += 1;
+  else if (loaded.kind === 'large') skips.skipped_large_files += 1;
+  return loaded.kind === 'text' ? loaded : null;
+}
+
+export function pathNotFound(path: string): AhError {
+  return new AhError({
+    code: 'PATH_NOT_FOUND',
+    message: `no such file or directory: ${path}`,
+    hint: 'Check the path, or set --cwd / context.cwd.',
+  });
 }
