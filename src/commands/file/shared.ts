@@ -1,4 +1,5 @@
-/** Schemas and result building shared by file read, head and tail. */
+/** Schemas and result building shared by the file commands. */
+import type { Dirent } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, Type } from '../../catalog/schema.js';
 import { DEFAULT_MAX_BYTES, numberLines } from './load-text.js';
@@ -82,6 +83,13 @@ export function linesInput() {
 
 export function renderText(result: { content: string; truncated: boolean; line_count: number }): string {
   return result.truncated ? `${result.content}\n[truncated after ${result.line_count} lines]` : result.content;
+}
+
+/** What a directory entry or path is, as file tree and file stat report it. */
+export const ENTRY_KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);
+
+export function entryKind(d: Pick<Dirent, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): 'file' | 'directory' | 'symlink' | 'other' {
+  return d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
 }
 
 export const cliHints = { positionals: ['path'], short: { n: 'number_lines' } } as const;
