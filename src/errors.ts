@@ -2,7 +2,7 @@
  * The one error type every expected failure uses. Codes are stable contract values; messages are
  * short and human; `cause` carries the detail; `hint` tells the user what to do next.
  */
-export interface AhErrorInit {
+interface AhErrorInit {
   code: string;
   message: string;
   cause?: string | undefined;
@@ -84,7 +84,7 @@ const OPERATION_BY_CODE: Readonly<Record<string, string>> = {
 
 /** Converts anything thrown into a diagnostic; unknown exceptions become internal failures. */
 export function toDiagnostic(error: unknown, fallback?: { domain?: string; operation?: string }): Diagnostic {
-  const e = isAhError(error) ? error : internalError(error);
+  const e = internalError(error);
   const domain = e.domain ?? fallback?.domain ?? DOMAIN_PREFIXES.find(([p]) => e.code.startsWith(p))?.[1] ?? null;
   const operation = e.operation ?? fallback?.operation ?? OPERATION_BY_CODE[e.code] ?? null;
   const diagnostic: Diagnostic = {

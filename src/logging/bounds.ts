@@ -1,6 +1,6 @@
 /** Size bounds for log records: strings, collections, depth, and the whole record. */
 
-export const MAX_STRING_BYTES = 4096;
+const MAX_STRING_BYTES = 4096;
 export const MAX_ENTRIES = 100;
 export const MAX_DEPTH = 8;
 export const MAX_RECORD_BYTES = 64 * 1024;

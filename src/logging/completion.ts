@@ -5,7 +5,7 @@
 import { type AhError, toDiagnostic } from '../errors.js';
 import type { CommandCompletedInput, EventLog } from './types.js';
 
-export interface CompletionFields {
+interface CompletionFields {
   transport: 'cli' | 'mcp';
   command: string;
   /** CLI: {argv}; MCP: the arguments as received. Redacted and bounded by the sink. */
@@ -21,9 +21,9 @@ export interface CompletionFields {
   timedOut?: boolean;
 }
 
-export type CompletionResult = { ok: true; outcome?: Record<string, unknown> | undefined } | { ok: false; error: AhError };
+type CompletionResult = { ok: true; outcome?: Record<string, unknown> | undefined } | { ok: false; error: AhError };
 
-export function completionRecord(fields: CompletionFields, result: CompletionResult): CommandCompletedInput {
+function completionRecord(fields: CompletionFields, result: CompletionResult): CommandCompletedInput {
   const record: CommandCompletedInput = {
     transport: fields.transport,
     command: fields.command,

@@ -18,7 +18,7 @@ const QUEUE_LIMIT = 256;
 const COALESCE_MS = 20;
 const EARLY_DRAIN = 64;
 
-export interface EventLogOptions {
+interface EventLogOptions {
   configDir: string;
   unredacted: boolean;
   transport?: 'cli' | 'mcp';
@@ -26,11 +26,25 @@ export interface EventLogOptions {
   pid?: number;
 }
 
-export function logFileName(date: Date): string {
+function logFileName(date: Date): string {
   return `aihelper-${date.toISOString().slice(0, 10)}.jsonl`;
 }
 
 type Record_ = Record<string, unknown>;
+
+/** What a record too large even without its payload keeps. */
+const MINIMAL_KEYS = [
+  'schema_version',
+  'timestamp',
+  'event',
+  'transport',
+  'pid',
+  'command',
+  'status',
+  'duration_ms',
+  'component',
+  'severity',
+];
 
 export function createEventLog(options: EventLogOptions): EventLog & { readonly configDir: string; close(): Promise<void> } {
   const now = options.now ?? (() => new Date());
@@ -86,18 +100,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     line = JSON.stringify(degraded);
     if (Buffer.byteLength(line) + 1 <= MAX_RECORD_BYTES) return line;
     const minimal: Record_ = {};
-    for (const key of [
-      'schema_version',
-      'timestamp',
-      'event',
-      'transport',
-      'pid',
-      'command',
-      'status',
-      'duration_ms',
-      'component',
-      'severity',
-    ]) {
+    for (const key of MINIMAL_KEYS) {
       if (record[key] !== undefined) minimal[key] = typeof record[key] === 'string' ? cutString(record[key] as string, 256) : record[key];
     }
     minimal[payloadKey] = { _truncated: true };
@@ -123,6 +126,7 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     }
     if (current?.day !== day) {
       await current?.handle.close().catch(() => undefined);
+      // Cleared first: if the open fails, no closed handle is left as the current one.
       current = undefined;
       current = { day, handle: await open(join(dir, logFileName(date)), 'a', 0o600) };
     }
@@ -167,6 +171,14 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
     if (draining !== undefined) return;
     if (queue.length >= EARLY_DRAIN) startDrain();
     else pending ??= setTimeout(startDrain, COALESCE_MS);
+  };
+
+  const flush = async (): Promise<void> => {
+    startDrain();
+    while (draining !== undefined) {
+      await draining.catch(() => undefined);
+      startDrain();
+    }
   };
 
   const enqueue = (build: () => string): void => {
@@ -219,19 +231,9 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
         return serialise(record, 'context');
       });
     },
-    async flush() {
-      startDrain();
-      while (draining !== undefined) {
-        await draining.catch(() => undefined);
-        startDrain();
-      }
-    },
+    flush,
     async close() {
-      startDrain();
-      while (draining !== undefined) {
-        await draining.catch(() => undefined);
-        startDrain();
-      }
+      await flush();
       await current?.handle.close().catch(() => undefined);
       current = undefined;
     },

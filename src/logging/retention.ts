@@ -3,7 +3,7 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const NAME = /^aihelper-(\d{4}-\d{2}-\d{2})\.jsonl$/;
-export const RETAINED_DAYS = 10;
+const RETAINED_DAYS = 10;
 
 export async function pruneLogs(dir: string, today: Date): Promise<string[]> {
   const cutoff = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (RETAINED_DAYS - 1)));

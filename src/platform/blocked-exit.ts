@@ -10,7 +10,7 @@ function isPoolRequest(name: string): boolean {
   return name.startsWith('FSReq') || name === 'GetAddrInfoReqWrap' || name === 'GetNameInfoReqWrap' || name.endsWith('Job');
 }
 
-export function poolBusy(): boolean {
+function poolBusy(): boolean {
   return process.getActiveResourcesInfo().some(isPoolRequest);
 }
 

@@ -27,10 +27,10 @@ import { treeMembers } from './processes.js';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Environment variable every child (and so every descendant) carries, naming its tree. */
-export const TREE_MARKER_ENV = 'AH_PROCESS_TREE';
+const TREE_MARKER_ENV = 'AH_PROCESS_TREE';
 
 /** No stream is ever captured beyond this, whatever a caller asks for. */
-export const MAX_CAPTURE_BYTES = 64 * 1024 * 1024;
+const MAX_CAPTURE_BYTES = 64 * 1024 * 1024;
 
 export interface RunOptions {
   cwd: string;

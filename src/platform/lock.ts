@@ -67,7 +67,7 @@ function parseOwner(text: string): Owner | null {
 }
 
 /** False only when we are sure the owner is gone. */
-export function ownerAlive(owner: Owner): boolean {
+function ownerAlive(owner: Owner): boolean {
   if (owner.host !== undefined && owner.host !== hostname()) return true;
   const boot = bootId();
   if (owner.boot && boot && owner.boot !== boot) return false;
@@ -147,13 +147,8 @@ async function attempt(lockPath: string, depth: number): Promise<Attempt> {
   }
 }
 
-export interface AcquireOptions {
-  /** Longest wait for the lock (0: a single attempt). */
-  timeoutMs: number;
-}
-
-/** Takes the lock file `lockPath`, waiting at most `timeoutMs`; null when it stays held. */
-export async function acquireLock(lockPath: string, options: AcquireOptions): Promise<HeldLock | null> {
+/** Takes the lock file `lockPath`, waiting at most `timeoutMs` (0: a single attempt); null when it stays held. */
+export async function acquireLock(lockPath: string, options: { timeoutMs: number }): Promise<HeldLock | null> {
   const started = Date.now();
   let delay = 2;
   for (;;) {
@@ -173,7 +168,7 @@ export async function lockHeld(lockPath: string): Promise<boolean> {
   return !(await isStale(lockPath, content));
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** Longest wait for the lock before giving up. */
   timeoutMs: number;
   /** Error code on timeout (default PERSISTENCE_LOCK_TIMEOUT). */

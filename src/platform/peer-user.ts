@@ -14,11 +14,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { endianness } from 'node:os';
 
-export type PeerVerdict =
-  | { kind: 'owner' }
-  | { kind: 'other-user'; uid: number }
-  | { kind: 'unknown'; reason: string }
-  | { kind: 'unchecked' };
+type PeerVerdict = { kind: 'owner' } | { kind: 'other-user'; uid: number } | { kind: 'unknown'; reason: string } | { kind: 'unchecked' };
 
 const littleEndian = endianness() === 'LE';
 
@@ -72,7 +68,7 @@ function uidAfter(rest: string): number | undefined {
   return Number.isInteger(uid) ? uid : undefined;
 }
 
-export interface ConnectionEnds {
+interface ConnectionEnds {
   remoteAddress?: string | undefined;
   remotePort?: number | undefined;
   localAddress?: string | undefined;

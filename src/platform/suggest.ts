@@ -1,7 +1,7 @@
 /** "Did you mean" suggestions: the closest candidate within a small edit distance. */
 
 /** Optimal-string-alignment distance: insert, delete, substitute, or swap two neighbours. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[] = new Array<number>(rows * cols).fill(0);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { alignColumns, decodeUtf8, looksLikeText, SNIFF_BYTES } from './text.js';
+import { alignColumns, decodeUtf8, lineCount, SNIFF_BYTES } from './text.js';
 
 function padded(tail: Buffer, total = SNIFF_BYTES + 16): Buffer {
   const head = Buffer.alloc(total - tail.length, 0x61);
   return Buffer.concat([head.subarray(0, SNIFF_BYTES - 1), tail, head.subarray(SNIFF_BYTES - 1 + tail.length)]).subarray(0, total);
 }
 
-describe('looksLikeText', () => {
+// The file commands sniff SNIFF_BYTES for a NUL and then decode the whole file strictly; a character
+// split by the sniff window must not make a text file binary.
+describe('decodeUtf8', () => {
   it.each([
     ['2-byte é', 'é'],
     ['3-byte €', '€'],
@@ -14,20 +16,21 @@ describe('looksLikeText', () => {
   ])('accepts a %s split by the 8192-byte window', (_name, char) => {
     const bytes = padded(Buffer.from(char));
     expect(bytes.length).toBeGreaterThan(SNIFF_BYTES);
-    expect(looksLikeText(bytes.subarray(0, SNIFF_BYTES), false)).toBe(true);
-    expect(decodeUtf8(bytes)).not.toBeNull();
+    expect(bytes.subarray(0, SNIFF_BYTES).includes(0)).toBe(false);
+    expect(decodeUtf8(bytes)).toBe(bytes.toString('utf8'));
   });
 
-  it('rejects NUL and malformed sequences', () => {
-    expect(looksLikeText(Buffer.from([0x61, 0x00]), true)).toBe(false);
-    expect(looksLikeText(Buffer.from([0xc3, 0x28]), true)).toBe(false);
-    expect(looksLikeText(Buffer.from([0xed, 0xa0, 0x80]), true)).toBe(false);
-    expect(looksLikeText(Buffer.from([0xc0, 0xaf]), true)).toBe(false);
+  it('rejects malformed sequences and a sequence cut by the end of the file', () => {
+    expect(decodeUtf8(Buffer.from([0xc3, 0x28]))).toBeNull();
+    expect(decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]))).toBeNull();
+    expect(decodeUtf8(Buffer.from([0xc0, 0xaf]))).toBeNull();
+    expect(decodeUtf8(Buffer.from([0x61, 0xe2, 0x82]))).toBeNull();
   });
+});
 
-  it('rejects a sequence cut by the end of a complete file', () => {
-    expect(looksLikeText(Buffer.from([0x61, 0xe2, 0x82]), true)).toBe(false);
-    expect(looksLikeText(Buffer.from([0x61, 0xe2, 0x82]), false)).toBe(true);
+describe('lineCount', () => {
+  it('counts lines the way splitting at newlines without a final empty line does', () => {
+    expect(['', 'a', 'a\n', 'a\nb', 'a\n\n', '\n'].map(lineCount)).toEqual([0, 1, 1, 2, 2, 1]);
   });
 });
 

@@ -7,7 +7,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { AhError } from '../errors.js';
 
-export const VAULT_FORMAT_VERSION = 1;
+const VAULT_FORMAT_VERSION = 1;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;

@@ -18,8 +18,8 @@ import { importModule } from '../platform/import-module.js';
 
 export const MASTER_KEY_ENV = 'AH_VAULT_MASTER_KEY';
 export const MASTER_KEY_FILE_ENV = 'AH_VAULT_MASTER_KEY_FILE';
-export const KEYRING_SERVICE = 'aihelper';
-export const KEYRING_ACCOUNT = 'vault-v1';
+const KEYRING_SERVICE = 'aihelper';
+const KEYRING_ACCOUNT = 'vault-v1';
 
 export interface KeySource {
   /** Where the key comes from (for messages; never the key itself). */
@@ -59,9 +59,7 @@ export function keySourceFromHex(hex: string): KeySource {
 type Keyring = typeof import('@napi-rs/keyring');
 
 /** The OS credential store entry aihelper/vault-v1, holding the key as hex text. */
-export function keyringKeySource(options: { service?: string; account?: string } = {}): KeySource {
-  const service = options.service ?? KEYRING_SERVICE;
-  const account = options.account ?? KEYRING_ACCOUNT;
+function keyringKeySource(): KeySource {
   let cached: Buffer | undefined;
   const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
   return {
@@ -72,7 +70,7 @@ export function keyringKeySource(options: { service?: string; account?: string }
       let stored: string | null;
       try {
         const { AsyncEntry } = (await importModule('@napi-rs/keyring')) as Keyring;
-        entry = new AsyncEntry(service, account);
+        entry = new AsyncEntry(KEYRING_SERVICE, KEYRING_ACCOUNT);
         stored = await entry.getPassword();
       } catch (error) {
         throw unavailable('no vault key: AH_VAULT_MASTER_KEY is not set and the OS credential store cannot be used', describe(error));
@@ -89,7 +87,7 @@ export function keyringKeySource(options: { service?: string; account?: string }
         return Buffer.from(fresh);
       }
       const key = parseHexKey(stored);
-      if (!key) throw unavailable(`the OS credential store entry ${service}/${account} does not hold a valid key`);
+      if (!key) throw unavailable(`the OS credential store entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT} does not hold a valid key`);
       cached = key;
       return Buffer.from(key);
     },

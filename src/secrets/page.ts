@@ -43,18 +43,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const LABELS: Readonly<Record<string, string>> = {
-  host: 'Host',
-  port: 'Port',
-  database: 'Database',
-  user: 'User',
-  username: 'Username',
-  password: 'Password',
-  sslmode: 'SSL mode',
-  private_key: 'Private key',
-  passphrase: 'Passphrase',
-  token: 'Token',
-};
+/** A field's label: its name as words, capitalised (`private_key` → Private key). */
+function labelOf(name: string): string {
+  const words = name === 'sslmode' ? 'SSL mode' : name.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 const STYLE = `
 :root { color-scheme: light dark; --fg:#1b1f24; --muted:#57606a; --bg:#f6f8fa; --card:#fff; --line:#d0d7de; --accent:#0969da; --bad:#cf222e; --good:#1a7f37; }
@@ -122,7 +115,7 @@ function fieldHtml(name: string, target: SetupTarget): string {
   } else {
     control = `<input type="password" ${common} ${quiet.replace('autocomplete="off"', 'autocomplete="new-password"')}>`;
   }
-  return `<div class="field"><label for="${id}">${LABELS[name] ?? name} <span class="tag">(${tag})</span></label>${control}</div>`;
+  return `<div class="field"><label for="${id}">${labelOf(name)} <span class="tag">(${tag})</span></label>${control}</div>`;
 }
 
 // Posts with fetch so a failure leaves every typed value in place and adds no history entry; the

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { AhError } from '../errors.js';
 
-export interface PromptIO {
+interface PromptIO {
   input: NodeJS.ReadableStream;
   /** Where questions go (stderr for the CLI: stdout carries only results). */
   output: NodeJS.WritableStream;

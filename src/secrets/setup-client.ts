@@ -6,7 +6,7 @@
 import { AhError } from '../errors.js';
 import { launchDetached } from '../platform/exec.js';
 
-export const DEFAULT_SETUP_ORIGIN = 'http://127.0.0.1:8787';
+const DEFAULT_SETUP_ORIGIN = 'http://127.0.0.1:8787';
 const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface SetupRequest {

@@ -116,10 +116,6 @@ export class SubmissionError extends AhError {
   }
 }
 
-function submissionError(message: string, fields: readonly string[] = []): AhError {
-  return new SubmissionError(message, fields);
-}
-
 // A sanity bound only; the vault applies the real label/description rules when it writes.
 const TEXT_LIMIT = 2000;
 
@@ -141,7 +137,7 @@ export function formFields(kind: SecretKind): string[] {
   return all.sort((a, b) => rank(a) - rank(b));
 }
 
-export interface SetupService {
+interface SetupService {
   readonly capabilities: CapabilityStore;
   /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
   mint(body: unknown): Promise<{ capability: string; target: SetupTarget }>;
@@ -201,8 +197,8 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
     const values: Record<string, string> = {};
     for (const [name, raw] of form) {
       // Field names are chosen by us, so echoing an unknown one is safe; values never are.
-      if (!known.has(name)) throw submissionError(`unknown field '${name.slice(0, 64)}'`);
-      if (seen.has(name)) throw submissionError(`field '${name}' was sent more than once`, [name]);
+      if (!known.has(name)) throw new SubmissionError(`unknown field '${name.slice(0, 64)}'`);
+      if (seen.has(name)) throw new SubmissionError(`field '${name}' was sent more than once`, [name]);
       seen.add(name);
       // Browsers send textarea line breaks as CRLF; keys and certificates want LF.
       const value = spec.multiline.includes(name) ? raw.replace(/\r\n?/g, '\n') : raw;
@@ -210,9 +206,9 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
     }
     if (target.action === 'create') {
       const missing = spec.required.filter((f) => values[f] === undefined);
-      if (missing.length > 0) throw submissionError(`please fill in: ${missing.join(', ')}`, missing);
+      if (missing.length > 0) throw new SubmissionError(`please fill in: ${missing.join(', ')}`, missing);
     } else if (Object.keys(values).length === 0 && target.label === undefined && target.description === undefined) {
-      throw submissionError('enter at least one new value (empty fields keep the stored ones)');
+      throw new SubmissionError('enter at least one new value (empty fields keep the stored ones)');
     }
     return values;
   }
@@ -229,20 +225,11 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
       return mutex.run(async () => {
         const target = inspect(capability);
         const values = valuesOf(target, form);
+        const { id, kind, label, description } = target;
         const secret =
           target.action === 'create'
-            ? await vault().add({
-                id: target.id,
-                kind: target.kind,
-                values,
-                ...(target.label !== undefined ? { label: target.label } : {}),
-                ...(target.description !== undefined ? { description: target.description } : {}),
-              })
-            : await vault().edit(target.id, {
-                values,
-                ...(target.label !== undefined ? { label: target.label } : {}),
-                ...(target.description !== undefined ? { description: target.description } : {}),
-              });
+            ? await vault().add({ id, kind, values, label, description })
+            : await vault().edit(id, { values, label, description });
         capabilities.consume(capability);
         return { target, secret };
       });

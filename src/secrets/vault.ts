@@ -14,19 +14,15 @@ import type { KeySource } from './keys.js';
 import { metadataOf, newRecord, parseDocument, patchedRecord, serializeDocument, type VaultDocument } from './records.js';
 import type { SecretKind, SecretMetadata, VaultStore } from './types.js';
 
-export const VAULT_FILE = 'secrets.v1.json';
+const VAULT_FILE = 'secrets.v1.json';
 // A dead writer's lock is taken over at once; this bounds the wait for a live one.
 const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
 
-export interface VaultOptions {
+interface VaultOptions {
   configDir: string;
   key: KeySource;
   /** Longest wait for another process's mutation to finish before VAULT_BUSY. */
   lockTimeoutMs?: number;
-}
-
-export function vaultPath(configDir: string): string {
-  return join(configDir, VAULT_FILE);
 }
 
 function notInitialized(): AhError {
@@ -52,7 +48,7 @@ function errnoOf(error: unknown): string | undefined {
 }
 
 export function createVault(options: VaultOptions): VaultStore {
-  const path = vaultPath(options.configDir);
+  const path = join(options.configDir, VAULT_FILE);
   // The lock helper appends `.lock`, giving the sidecar name `secrets.v1.lock`.
   const lockTarget = join(options.configDir, 'secrets.v1');
   const lockOptions = { timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, code: 'VAULT_BUSY' };

@@ -4,13 +4,14 @@
  */
 import { existsSync } from 'node:fs';
 import type { Env } from '../platform/paths.js';
-import { isLocked, type HeldLock, tryLock } from './locks.js';
+import { type HeldLock, lockHeld } from '../platform/lock.js';
+import { tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
 import type { SchedulerAdapter } from './scheduler.js';
 import type { StateStore } from './state.js';
 import { processRunning } from '../platform/processes.js';
 
-export interface Timing {
+interface Timing {
   /** start: readiness must match within this budget. */
   startMs: number;
   /** stop: graceful completion after the control shutdown. */
@@ -20,7 +21,7 @@ export interface Timing {
   pollMs: number;
 }
 
-export const DEFAULT_TIMING: Timing = { startMs: 15_000, stopGraceMs: 5_000, stopDeadlineMs: 15_000, pollMs: 100 };
+const DEFAULT_TIMING: Timing = { startMs: 15_000, stopGraceMs: 5_000, stopDeadlineMs: 15_000, pollMs: 100 };
 
 export interface ServiceContext {
   adapter: SchedulerAdapter;
@@ -44,7 +45,7 @@ export interface ServiceContext {
 }
 
 /** Test-only overrides of the budgets (not flags: a normal install never sets them). */
-export function timingFrom(env: Env): Timing {
+function timingFrom(env: Env): Timing {
   const num = (name: string, fallback: number) => {
     const raw = env[name];
     return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : fallback;
@@ -68,8 +69,8 @@ export function liveContext(
     shutdown: (port, id) => requestShutdown(port, id),
     isAlive: processRunning,
     fileExists: (path) => existsSync(path),
-    lock: (path, waitSeconds) => tryLock(path, { waitSeconds }),
-    leaseHeld: (path) => isLocked(path),
+    lock: tryLock,
+    leaseHeld: lockHeld,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     now: () => Date.now(),
   };

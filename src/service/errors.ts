@@ -1,7 +1,7 @@
 /** The managed-service diagnostic codes (the seed's list) and one constructor for them. */
 import { AhError } from '../errors.js';
 
-export const SERVICE_CODES = [
+const SERVICE_CODES = [
   'MCP_SERVICE_NOT_INSTALLED',
   'MCP_SERVICE_BUSY',
   'MCP_SERVICE_TASK_CONFLICT',

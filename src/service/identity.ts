@@ -17,7 +17,7 @@ export interface Observation {
   scheduler: SchedulerInfo;
 }
 
-export type Classification =
+type Classification =
   /** Our proven instance running the expected configuration. */
   | 'exact'
   /** Our proven instance, but started from another configuration. */

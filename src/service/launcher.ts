@@ -8,10 +8,10 @@
  */
 import { type AttachedChild, spawnAttached } from '../platform/exec.js';
 
-export const LAUNCHER_ENV = 'AH_MANAGED_LAUNCHER';
+const LAUNCHER_ENV = 'AH_MANAGED_LAUNCHER';
 export const MAX_RELAUNCHES = 3;
 
-export interface LauncherOptions {
+interface LauncherOptions {
   program: string;
   args: readonly string[];
   /** Environment for the server (the launcher marker already removed). */

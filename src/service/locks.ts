@@ -7,22 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { acquireLock, type HeldLock, lockHeld } from '../platform/lock.js';
+import { acquireLock, type HeldLock } from '../platform/lock.js';
 
-export type { HeldLock };
-
-export interface LockOptions {
-  /** How long to wait for the lock (seconds; 0 = try once). */
-  waitSeconds: number;
-}
-
-/** Takes the lock or returns null when someone else holds it. */
-export async function tryLock(path: string, options: LockOptions): Promise<HeldLock | null> {
+/** Takes the lock, waiting at most `waitSeconds` (0: try once); null when someone else holds it. */
+export async function tryLock(path: string, waitSeconds: number): Promise<HeldLock | null> {
   mkdirSync(dirname(path), { recursive: true });
-  return acquireLock(path, { timeoutMs: options.waitSeconds * 1000 });
-}
-
-/** True when a live process holds the lock right now. */
-export function isLocked(path: string): Promise<boolean> {
-  return lockHeld(path);
+  return acquireLock(path, { timeoutMs: waitSeconds * 1000 });
 }

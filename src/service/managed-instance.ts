@@ -10,7 +10,7 @@ import type { Env } from '../platform/paths.js';
 import { tryLock } from './locks.js';
 import { type RuntimeRecord, StateStore } from './state.js';
 
-export interface ReadyInfo {
+interface ReadyInfo {
   port: number;
   pid: number;
   instanceId: string;
@@ -35,7 +35,7 @@ export async function runManaged(
   };
   const store = new StateStore(env.AH_MANAGED_STATE_DIR as string);
   const configurationId = env.AH_MANAGED_CONFIGURATION_ID ?? '';
-  const lease = await tryLock(store.instanceLockPath, { waitSeconds: LEASE_WAIT_SECONDS });
+  const lease = await tryLock(store.instanceLockPath, LEASE_WAIT_SECONDS);
   // Another managed server holds the lease and owns runtime.json: leave both alone.
   if (!lease) return fail(`another managed server holds ${store.instanceLockPath}`);
   const startedAt = new Date().toISOString();

@@ -27,40 +27,30 @@ async function mutate<T>(ctx: ServiceContext, operation: string, fn: (record: ()
   }
   const startedAt = new Date().toISOString();
   let recorded = false;
-  const record = async () => {
-    recorded = true;
-    await ctx.store.writeLifecycle({
+  const write = (state: 'in_progress' | 'completed' | 'failed', code: string | null = null) =>
+    ctx.store.writeLifecycle({
       schema_version: 1,
       operation,
-      state: 'in_progress',
+      state,
       pid: process.pid,
       started_at: startedAt,
-      finished_at: null,
-      diagnostic_code: null,
+      finished_at: state === 'in_progress' ? null : new Date().toISOString(),
+      diagnostic_code: code,
     });
+  const record = async () => {
+    recorded = true;
+    await write('in_progress');
   };
   try {
     const result = await fn(record);
-    if (recorded) await finish(ctx, operation, startedAt, null);
+    if (recorded) await write('completed');
     return result;
   } catch (error) {
-    if (recorded) await finish(ctx, operation, startedAt, (error as AhError).code ?? 'INTERNAL_ERROR').catch(() => undefined);
+    if (recorded) await write('failed', (error as AhError).code ?? 'INTERNAL_ERROR').catch(() => undefined);
     throw error;
   } finally {
     lock.release();
   }
-}
-
-async function finish(ctx: ServiceContext, operation: string, startedAt: string, code: string | null): Promise<void> {
-  await ctx.store.writeLifecycle({
-    schema_version: 1,
-    operation,
-    state: code === null ? 'completed' : 'failed',
-    pid: process.pid,
-    started_at: startedAt,
-    finished_at: new Date().toISOString(),
-    diagnostic_code: code,
-  });
 }
 
 function output(

@@ -4,7 +4,7 @@
  */
 import type { RuntimeRecord } from './state.js';
 
-export type MutationAction =
+type MutationAction =
   | 'installed'
   | 'updated'
   | 'unchanged'
@@ -15,7 +15,7 @@ export type MutationAction =
   | 'forced_stopped'
   | 'restarted';
 
-export interface RuntimeSummary {
+interface RuntimeSummary {
   state: 'running' | 'stopped';
   pid: number | null;
   instance_id: string | null;
@@ -23,7 +23,7 @@ export interface RuntimeSummary {
   version: string | null;
 }
 
-export interface RegistrationSummary {
+interface RegistrationSummary {
   state: 'installed' | 'not_installed';
   enabled: boolean | null;
 }
@@ -61,38 +61,28 @@ export function running(rt: RuntimeRecord): RuntimeSummary {
 }
 
 /** Builds the object field by field so JSON key order is the contract's order. */
-export function mutationOutput(fields: Omit<MutationOutput, 'schema_version'>): MutationOutput {
+function ordered<T extends MutationOutput | UninstallOutput>(f: Omit<T, 'schema_version'>): T {
+  const r = f.runtime;
   return {
-    command: fields.command,
+    command: f.command,
     schema_version: 1,
-    changed: fields.changed,
-    action: fields.action,
-    service_id: fields.service_id,
-    configuration_id: fields.configuration_id,
-    task_path: fields.task_path,
-    endpoint: fields.endpoint,
-    registration: { state: fields.registration.state, enabled: fields.registration.enabled },
-    runtime: runtimeOrdered(fields.runtime),
-  };
+    changed: f.changed,
+    action: f.action,
+    service_id: f.service_id,
+    configuration_id: f.configuration_id,
+    task_path: f.task_path,
+    endpoint: f.endpoint,
+    registration: { state: f.registration.state, enabled: f.registration.enabled },
+    runtime: { state: r.state, pid: r.pid, instance_id: r.instance_id, configuration_id: r.configuration_id, version: r.version },
+  } as T;
+}
+
+export function mutationOutput(fields: Omit<MutationOutput, 'schema_version'>): MutationOutput {
+  return ordered<MutationOutput>(fields);
 }
 
 export function uninstallOutput(fields: Omit<UninstallOutput, 'schema_version' | 'command'>): UninstallOutput {
-  return {
-    command: 'uninstall',
-    schema_version: 1,
-    changed: fields.changed,
-    action: fields.action,
-    service_id: fields.service_id,
-    configuration_id: fields.configuration_id,
-    task_path: fields.task_path,
-    endpoint: fields.endpoint,
-    registration: { state: fields.registration.state, enabled: fields.registration.enabled },
-    runtime: runtimeOrdered(fields.runtime),
-  };
-}
-
-function runtimeOrdered(r: RuntimeSummary): RuntimeSummary {
-  return { state: r.state, pid: r.pid, instance_id: r.instance_id, configuration_id: r.configuration_id, version: r.version };
+  return ordered<UninstallOutput>({ command: 'uninstall', ...fields });
 }
 
 /** One or two lines for people. */

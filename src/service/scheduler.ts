@@ -28,6 +28,11 @@ export interface SchedulerInfo {
   last_exit_code: number | null;
 }
 
+/** What a query reports when the manager cannot be reached or refused it. */
+export function unreachable(message: string): SchedulerInfo {
+  return { reachable: false, message, state: null, main_pid: null, enabled: null, last_result: null, last_exit_code: null };
+}
+
 export interface SchedulerAdapter {
   readonly kind: 'systemd' | 'task-scheduler';
   /** Where the registration lives (unit file path or task path). */

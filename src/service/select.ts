@@ -17,7 +17,7 @@ import type { Runner } from './scheduler.js';
 import { StateStore } from './state.js';
 import { currentUserSid, TaskSchedulerAdapter } from './windows/task-scheduler.js';
 
-export function execRunner(env: Env, cwd: string): Runner {
+function execRunner(env: Env, cwd: string): Runner {
   return async (program, args) => {
     const r = await runProcess(program, args, { cwd, env, maxBytes: 1024 * 1024 });
     if (r.kind === 'exited') return { kind: 'exited', code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
@@ -27,7 +27,7 @@ export function execRunner(env: Env, cwd: string): Runner {
   };
 }
 
-export function supportedPlatform(platform: NodeJS.Platform, operation: string): 'linux' | 'win32' {
+function supportedPlatform(platform: NodeJS.Platform, operation: string): 'linux' | 'win32' {
   if (platform === 'linux' || platform === 'win32') return platform;
   throw serviceError('MCP_SERVICE_UNSUPPORTED_PLATFORM', `the managed MCP service is not available on ${platform}`, {
     hint: 'Run the server by hand: `ah mcp serve --transport http`.',
@@ -52,7 +52,7 @@ export async function serviceContext(
   return liveContext({ adapter, store: new StateStore(stateDir), serviceId, platform, env, version });
 }
 
-export interface InstallInput {
+interface InstallInput {
   cwd: string | null;
   limit: number | null;
   port?: number;

@@ -9,7 +9,7 @@ import { describeDrift, driftFor, type Installed } from './installed.js';
 import type { RegistrationInfo } from './scheduler.js';
 import type { RuntimeRecord } from './state.js';
 
-export interface StartResult {
+interface StartResult {
   action: 'started' | 'already_running';
   runtime: RuntimeRecord;
 }
@@ -75,7 +75,7 @@ export async function startInstance(ctx: ServiceContext, installed: Installed, o
   return { action: 'started', runtime: last.runtime };
 }
 
-export interface StopResult {
+interface StopResult {
   action: 'stopped' | 'already_stopped' | 'forced_stopped';
   /** The instance that was stopped (null when nothing ran). */
   runtime: RuntimeRecord | null;

@@ -11,14 +11,14 @@ import { configurationId, parseDefinition, type ServiceDefinition, canonicalJson
 
 export type Read<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
 
-export interface CurrentIndex {
+interface CurrentIndex {
   schema_version: 1;
   service_id: string;
   configuration_id: string;
   updated_at: string;
 }
 
-export interface RuntimeExit {
+interface RuntimeExit {
   code: number;
   reason: string;
   at: string;
@@ -37,7 +37,7 @@ export interface RuntimeRecord {
   exit: RuntimeExit | null;
 }
 
-export interface LifecycleRecord {
+interface LifecycleRecord {
   schema_version: 1;
   operation: string;
   state: 'in_progress' | 'completed' | 'failed';
@@ -114,16 +114,6 @@ async function replaceJson(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function removeIfPresent(path: string): Promise<boolean> {
-  try {
-    await unlink(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
 export class StateStore {
   constructor(readonly dir: string) {}
 
@@ -194,13 +184,10 @@ export class StateStore {
    */
   async removeManagedFiles(serviceId: string): Promise<string[]> {
     const failures: string[] = [];
-    const attempt = async (path: string) => {
-      try {
-        await removeIfPresent(path);
-      } catch (error) {
-        failures.push(`${path}: ${(error as Error).message}`);
-      }
-    };
+    const attempt = (path: string) =>
+      unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') failures.push(`${path}: ${error.message}`);
+      });
     await attempt(this.runtimePath);
     let names: string[] = [];
     try {

@@ -12,7 +12,7 @@ import type { DriftEntry, SchedulerInfo } from './scheduler.js';
 
 type Code = ServiceCode | null;
 
-export interface StatusOutput {
+interface StatusOutput {
   command: 'status';
   schema_version: 1;
   service_id: string;
@@ -96,28 +96,17 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
             : { state: 'installed', diagnostic_code: null, owned: true, enabled: scheduler.enabled };
 
   const kind = o ? classify(ctx, o, installed?.configurationId ?? null) : 'none';
-  const readiness: StatusOutput['readiness'] =
-    o === null
-      ? { state: 'not_checked', diagnostic_code: null, port: null, pid: null, instance_id: null, version: null }
-      : o.readiness.kind === 'ready'
-        ? {
-            state: provenInstance(ctx, o) ? 'ready' : 'mismatch',
-            diagnostic_code: provenInstance(ctx, o) ? null : 'MCP_SERVICE_IDENTITY_MISMATCH',
-            port: o.port,
-            pid: o.readiness.pid,
-            instance_id: o.readiness.instance_id,
-            version: o.readiness.version,
-          }
-        : o.readiness.kind === 'foreign'
-          ? {
-              state: 'mismatch',
-              diagnostic_code: 'MCP_SERVICE_IDENTITY_MISMATCH',
-              port: o.port,
-              pid: null,
-              instance_id: null,
-              version: null,
-            }
-          : { state: 'not_ready', diagnostic_code: null, port: o.port, pid: null, instance_id: null, version: null };
+  const answered = o?.readiness.kind === 'ready' ? o.readiness : null;
+  const proven = o !== null && answered !== null && provenInstance(ctx, o);
+  const mismatch = o?.readiness.kind === 'foreign' || (answered !== null && !proven);
+  const readiness: StatusOutput['readiness'] = {
+    state: o === null ? 'not_checked' : proven ? 'ready' : mismatch ? 'mismatch' : 'not_ready',
+    diagnostic_code: mismatch ? 'MCP_SERVICE_IDENTITY_MISMATCH' : null,
+    port: o?.port ?? null,
+    pid: answered?.pid ?? null,
+    instance_id: answered?.instance_id ?? null,
+    version: answered?.version ?? null,
+  };
 
   const lastExit = rt?.exit?.code ?? (rt && !ctx.isAlive(rt.pid) ? (scheduler.last_exit_code ?? null) : null);
   const failedBefore = rt !== null && ((rt.exit !== null && rt.exit.code !== 0) || (rt.exit === null && !ctx.isAlive(rt.pid)));

@@ -12,49 +12,30 @@ export interface SymbolEntry {
   name: string;
 }
 
+/** Symbols found, each with the rule index and the offset that order it. */
+type Found = { entry: SymbolEntry; order: number; pos: number }[];
+
 interface Compiled {
   rule: Rule;
   re: RegExp;
 }
 
-// Immutable once built; keyed by language id. A cache, not state: the same input gives the same output.
-const compiledCache = new Map<string, Compiled[]>();
+// Immutable once built. A cache, not state: the same input gives the same output.
+const compiledCache = new Map<Language, Compiled[]>();
 
 function compiled(language: Language): Compiled[] {
-  let list = compiledCache.get(language.id);
+  let list = compiledCache.get(language);
   if (list === undefined) {
     list = language.rules.map((rule) => ({ rule, re: new RegExp(rule.re, `gm${rule.flags ?? ''}`) }));
-    compiledCache.set(language.id, list);
+    compiledCache.set(language, list);
   }
   return list;
 }
 
 /** Words a method-shaped line can start with that are control flow, not definitions. */
 const KEYWORDS = new Set([
-  'if',
-  'for',
-  'while',
-  'switch',
-  'catch',
-  'function',
-  'return',
-  'with',
-  'do',
-  'else',
-  'typeof',
-  'new',
-  'await',
-  'yield',
-  'super',
-  'import',
-  'throw',
-  'void',
-  'case',
-  'elif',
-  'foreach',
-  'using',
-  'lock',
-  'sizeof',
+  ...'if for while switch catch function return with do else typeof new'.split(' '),
+  ...'await yield super import throw void case elif foreach using lock sizeof'.split(' '),
 ]);
 
 /** Line numbers from offsets: the newline offsets, found once per text and searched by halves. */
@@ -86,9 +67,9 @@ export function extractSymbols(path: string, text: string): SymbolEntry[] {
   return language === undefined ? [] : extractWith(language, text);
 }
 
-export function extractWith(language: Language, text: string): SymbolEntry[] {
+function extractWith(language: Language, text: string): SymbolEntry[] {
   const lines = new Lines(text);
-  const found: { entry: SymbolEntry; order: number; pos: number }[] = [];
+  const found: Found = [];
   const rules = compiled(language);
   for (let r = 0; r < rules.length; r += 1) {
     const { rule, re } = rules[r] as Compiled;
@@ -127,7 +108,7 @@ export function extractWith(language: Language, text: string): SymbolEntry[] {
 }
 
 /** Keys of the top-level object: a character scan that tracks depth and skips string contents. */
-function scanJson(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
+function scanJson(text: string, lines: Lines, found: Found): void {
   let depth = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
@@ -158,7 +139,7 @@ const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const HEADING = /^[ \t]{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 
 /** ATX headings outside fenced code blocks. */
-function scanMarkdown(text: string, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
+function scanMarkdown(text: string, found: Found): void {
   let fence: string | null = null;
   let line = 0;
   for (const raw of text.split('\n')) {
@@ -180,7 +161,7 @@ const GO_TYPE_BLOCK = /^type[ \t]*\([ \t]*(?:\/\/[^\n]*)?\n([\s\S]*?)^\)/gm;
 const GO_BLOCK_ENTRY = /^(?:\t| {1,4})(?<n>[A-Za-z_]\w*)(?:\[[^\]\n]*\])?[ \t]+(?:=[ \t]*)?(?<k>struct|interface)?/gm;
 
 /** Types declared inside `type ( … )` groups. */
-function scanGoTypeBlocks(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
+function scanGoTypeBlocks(text: string, lines: Lines, found: Found): void {
   if (!text.includes('type (') && !text.includes('type(')) return;
   GO_TYPE_BLOCK.lastIndex = 0;
   for (let block = GO_TYPE_BLOCK.exec(text); block !== null; block = GO_TYPE_BLOCK.exec(text)) {
@@ -217,7 +198,7 @@ const IDENT_CHAR = /[\w$]/;
  * `name: function`, `[Symbol.x]: function`, `x = function`, `a.b.c = function` (named c), found
  * from the `:` or `=` backwards so the search itself starts at a cheap literal.
  */
-function scanAssignedFunctions(text: string, lines: Lines, found: { entry: SymbolEntry; order: number; pos: number }[]): void {
+function scanAssignedFunctions(text: string, lines: Lines, found: Found): void {
   if (!text.includes('function')) return;
   ASSIGNED_FUNCTION.lastIndex = 0;
   for (let m = ASSIGNED_FUNCTION.exec(text); m !== null; m = ASSIGNED_FUNCTION.exec(text)) {

@@ -22,7 +22,6 @@ export interface Rule {
 }
 
 export interface Language {
-  id: string;
   rules: readonly Rule[];
   /** A hand-written scanner after the rules: JSON keys, Markdown headings, Go type blocks, JS assigned functions. */
   scanner?: 'json' | 'markdown' | 'go-type-block' | 'js-assigned';
@@ -86,21 +85,21 @@ const TS_RULES: Rule[] = [
 ];
 
 const C_ID = '[A-Za-z_]\\w*';
+// Rust visibility: `pub`, `pub(crate)`, `pub(in path)`.
+const RUST_PUB = '(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?';
 
 const LANGUAGES: Record<string, Language> = {
   // The scanner adds functions stored by `name: function`, `x = function`, `a.b = function` anywhere
   // on a line: a regex that had to find the name first cost ten times more on minified bundles.
-  javascript: { id: 'javascript', rules: JS_RULES, scanner: 'js-assigned' },
-  typescript: { id: 'typescript', rules: TS_RULES, scanner: 'js-assigned' },
+  javascript: { rules: JS_RULES, scanner: 'js-assigned' },
+  typescript: { rules: TS_RULES, scanner: 'js-assigned' },
   python: {
-    id: 'python',
     rules: [
       { kind: 'class', re: '^[ \\t]*class\\s+(?<n>\\w+)' },
       { kind: 'function', indented: 'method', re: '^[ \\t]*(?:async[ \\t]+)?def\\s+(?<n>\\w+)' },
     ],
   },
   go: {
-    id: 'go',
     scanner: 'go-type-block',
     rules: [
       { kind: 'function', re: '^func\\s+(?<n>\\w+)' },
@@ -111,26 +110,24 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   rust: {
-    id: 'rust',
     rules: [
       {
         kind: 'function',
         indented: 'method',
-        re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?(?:default\\s+)?(?:const\\s+)?(?:async\\s+)?(?:unsafe\\s+)?(?:extern\\s+(?:"[^"\\n]*"\\s+)?)?fn\\s+(?<n>\\w+)',
+        re: `^[ \\t]*${RUST_PUB}(?:default\\s+)?(?:const\\s+)?(?:async\\s+)?(?:unsafe\\s+)?(?:extern\\s+(?:"[^"\\n]*"\\s+)?)?fn\\s+(?<n>\\w+)`,
       },
-      { kind: 'struct', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?struct\\s+(?<n>\\w+)' },
-      { kind: 'enum', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?enum\\s+(?<n>\\w+)' },
-      { kind: 'union', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?union\\s+(?<n>\\w+)' },
-      { kind: 'trait', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?(?:unsafe\\s+)?(?:auto\\s+)?trait\\s+(?<n>\\w+)' },
-      { kind: 'type', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?type\\s+(?<n>\\w+)' },
-      { kind: 'module', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?mod\\s+(?<n>\\w+)' },
+      { kind: 'struct', re: `^[ \\t]*${RUST_PUB}struct\\s+(?<n>\\w+)` },
+      { kind: 'enum', re: `^[ \\t]*${RUST_PUB}enum\\s+(?<n>\\w+)` },
+      { kind: 'union', re: `^[ \\t]*${RUST_PUB}union\\s+(?<n>\\w+)` },
+      { kind: 'trait', re: `^[ \\t]*${RUST_PUB}(?:unsafe\\s+)?(?:auto\\s+)?trait\\s+(?<n>\\w+)` },
+      { kind: 'type', re: `^[ \\t]*${RUST_PUB}type\\s+(?<n>\\w+)` },
+      { kind: 'module', re: `^[ \\t]*${RUST_PUB}mod\\s+(?<n>\\w+)` },
       { kind: 'macro', re: '^[ \\t]*macro_rules!\\s*(?<n>\\w+)' },
-      { kind: 'constant', re: '^[ \\t]*(?:pub(?:\\s*\\([^)\\n]*\\))?\\s+)?(?:const|static)\\s+(?:mut\\s+)?(?<n>[A-Z_][A-Z0-9_]*)\\s*:' },
+      { kind: 'constant', re: `^[ \\t]*${RUST_PUB}(?:const|static)\\s+(?:mut\\s+)?(?<n>[A-Z_][A-Z0-9_]*)\\s*:` },
       { kind: 'impl', re: '^[ \\t]*(?:unsafe\\s+)?impl(?:\\s*<[^>\\n]*>)?\\s+(?:[\\w:<>, ]+?\\s+for\\s+)?(?<n>\\w+)' },
     ],
   },
   java: {
-    id: 'java',
     rules: [
       {
         kind: 'class',
@@ -150,7 +147,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   kotlin: {
-    id: 'kotlin',
     rules: [
       { kind: 'package', re: '^package\\s+(?<n>[\\w.]+)' },
       {
@@ -162,7 +158,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   scala: {
-    id: 'scala',
     rules: [
       { kind: 'package', re: '^package\\s+(?<n>[\\w.]+)' },
       {
@@ -174,7 +169,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   csharp: {
-    id: 'csharp',
     rules: [
       { kind: 'namespace', re: '^[ \\t]*namespace\\s+(?<n>[\\w.]+)' },
       {
@@ -194,7 +188,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   php: {
-    id: 'php',
     rules: [
       { kind: 'namespace', re: '^[ \\t]*namespace\\s+(?<n>[\\w\\\\]+)' },
       { kind: 'class', re: '^[ \\t]*(?:(?:abstract|final|readonly)\\s+)*(?<k>class|interface|trait|enum)\\s+(?<n>\\w+)' },
@@ -206,7 +199,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   ruby: {
-    id: 'ruby',
     rules: [
       { kind: 'class', re: '^[ \\t]*class\\s+(?<n>[A-Z][\\w:]*)' },
       { kind: 'module', re: '^[ \\t]*module\\s+(?<n>[A-Z][\\w:]*)' },
@@ -214,7 +206,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   rake: {
-    id: 'rake',
     rules: [
       { kind: 'class', re: '^[ \\t]*class\\s+(?<n>[A-Z][\\w:]*)' },
       { kind: 'module', re: '^[ \\t]*module\\s+(?<n>[A-Z][\\w:]*)' },
@@ -224,7 +215,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   elixir: {
-    id: 'elixir',
     rules: [
       { kind: 'module', re: '^[ \\t]*(?<k>defmodule|defprotocol|defimpl)\\s+(?<n>[\\w.]+)' },
       { kind: 'function', re: '^[ \\t]*(?:def|defp|defguard|defguardp|defdelegate)\\s+(?<n>[\\w?!]+)' },
@@ -233,7 +223,6 @@ const LANGUAGES: Record<string, Language> = {
     collapseRepeats: true,
   },
   erlang: {
-    id: 'erlang',
     rules: [
       { kind: 'module', re: '^-module\\(\\s*(?<n>\\w+)' },
       { kind: 'record', re: '^-record\\(\\s*(?<n>\\w+)' },
@@ -244,7 +233,6 @@ const LANGUAGES: Record<string, Language> = {
     collapseRepeats: true,
   },
   swift: {
-    id: 'swift',
     rules: [
       {
         kind: 'class',
@@ -258,7 +246,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   dart: {
-    id: 'dart',
     rules: [
       {
         kind: 'class',
@@ -274,7 +261,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   c: {
-    id: 'c',
     rules: [
       { kind: 'macro', re: '^[ \\t]*#[ \\t]*define\\s+(?<n>\\w+)' },
       { kind: 'namespace', re: '^[ \\t]*namespace\\s+(?<n>\\w+)' },
@@ -298,7 +284,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   zig: {
-    id: 'zig',
     rules: [
       { kind: 'function', re: '^[ \\t]*(?:pub\\s+)?(?:export\\s+|extern\\s+(?:"[^"\\n]*"\\s+)?|inline\\s+)?fn\\s+(?<n>\\w+)' },
       { kind: 'struct', re: '^[ \\t]*(?:pub\\s+)?const\\s+(?<n>\\w+)\\s*=\\s*(?:extern\\s+|packed\\s+)?(?:struct|enum|union|opaque)\\b' },
@@ -306,22 +291,19 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   lua: {
-    id: 'lua',
     rules: [
       { kind: 'function', re: '^[ \\t]*(?:local\\s+)?function\\s+(?<n>[\\w.:]+)' },
       { kind: 'function', re: '^[ \\t]*(?:local\\s+)?(?<n>[\\w.]+)\\s*=\\s*function\\b' },
     ],
   },
   perl: {
-    id: 'perl',
     rules: [
       { kind: 'package', re: '^[ \\t]*package\\s+(?<n>[\\w:]+)' },
       { kind: 'function', re: '^[ \\t]*sub\\s+(?<n>\\w+)' },
     ],
   },
-  r: { id: 'r', rules: [{ kind: 'function', re: '^[ \\t]*(?<n>[\\w.]+)\\s*(?:<-|=)\\s*function\\b' }] },
+  r: { rules: [{ kind: 'function', re: '^[ \\t]*(?<n>[\\w.]+)\\s*(?:<-|=)\\s*function\\b' }] },
   julia: {
-    id: 'julia',
     rules: [
       { kind: 'module', re: '^[ \\t]*(?:bare)?module\\s+(?<n>\\w+)' },
       { kind: 'function', re: '^[ \\t]*(?<k>function|macro)\\s+(?<n>[\\w.!]+)' },
@@ -331,7 +313,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   haskell: {
-    id: 'haskell',
     rules: [
       { kind: 'module', re: '^module\\s+(?<n>[\\w.]+)' },
       { kind: 'type', re: '^(?<k>data|newtype|type)\\s+(?:family\\s+|instance\\s+)?(?<n>[A-Z]\\w*)' },
@@ -340,7 +321,6 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   ocaml: {
-    id: 'ocaml',
     rules: [
       { kind: 'module', re: "^[ \\t]*module\\s+(?:type\\s+)?(?<n>[A-Z][\\w']*)" },
       { kind: 'type', re: "^[ \\t]*type\\s+(?:nonrec\\s+)?(?:(?:'\\w+|\\([^)\\n]*\\))\\s+)?(?<n>[a-z_][\\w']*)" },
@@ -350,103 +330,71 @@ const LANGUAGES: Record<string, Language> = {
     ],
   },
   terraform: {
-    id: 'terraform',
     rules: [
       { kind: 'resource', re: '^(?<k>resource|data)\\s+"(?<t>[^"\\n]+)"\\s+"(?<n>[^"\\n]+)"' },
       { kind: 'variable', re: '^(?<k>variable|output|module|provider)\\s+"(?<n>[^"\\n]+)"' },
       { kind: 'block', re: '^(?<n>(?<k>locals|terraform))\\s*\\{' },
     ],
   },
-  yaml: { id: 'yaml', rules: [{ kind: 'key', re: '^(?<n>[A-Za-z0-9_"\'][^:#\\n]*?)[ \\t]*:(?=[ \\t]|$)' }] },
-  toml: { id: 'toml', rules: [{ kind: 'section', re: '^[ \\t]*\\[\\[?[ \\t]*(?<n>[^\\]\\n]+?)[ \\t]*\\]\\]?' }] },
-  json: { id: 'json', rules: [], scanner: 'json' },
-  markdown: { id: 'markdown', rules: [], scanner: 'markdown' },
+  yaml: { rules: [{ kind: 'key', re: '^(?<n>[A-Za-z0-9_"\'][^:#\\n]*?)[ \\t]*:(?=[ \\t]|$)' }] },
+  toml: { rules: [{ kind: 'section', re: '^[ \\t]*\\[\\[?[ \\t]*(?<n>[^\\]\\n]+?)[ \\t]*\\]\\]?' }] },
+  json: { rules: [], scanner: 'json' },
+  markdown: { rules: [], scanner: 'markdown' },
   shell: {
-    id: 'shell',
     rules: [
       { kind: 'function', re: '^[ \\t]*function\\s+(?<n>[\\w.:-]+)' },
       { kind: 'function', re: '^[ \\t]*(?<n>[\\w.:-]+)\\s*\\(\\s*\\)' },
     ],
   },
   powershell: {
-    id: 'powershell',
     rules: [
       { kind: 'function', re: '^[ \\t]*(?:function|filter|workflow)\\s+(?<n>[\\w:-]+)', flags: 'i' },
       { kind: 'class', re: '^[ \\t]*(?<k>class|enum)\\s+(?<n>\\w+)', flags: 'i' },
     ],
   },
-  dockerfile: { id: 'dockerfile', rules: [{ kind: 'stage', re: '^[ \\t]*FROM\\s+(?:--\\S+\\s+)*\\S+\\s+AS\\s+(?<n>\\S+)', flags: 'i' }] },
-  make: { id: 'make', rules: [{ kind: 'target', re: '^(?<n>[A-Za-z0-9_$(){}%/][\\w.$(){}%/-]*)[ \\t]*::?(?![=:])' }] },
-  just: { id: 'just', rules: [{ kind: 'recipe', re: '^@?(?<n>[A-Za-z_][\\w-]*)(?:[ \\t]+[^:=\\n]*)?[ \\t]*:(?![=:])' }] },
+  dockerfile: { rules: [{ kind: 'stage', re: '^[ \\t]*FROM\\s+(?:--\\S+\\s+)*\\S+\\s+AS\\s+(?<n>\\S+)', flags: 'i' }] },
+  make: { rules: [{ kind: 'target', re: '^(?<n>[A-Za-z0-9_$(){}%/][\\w.$(){}%/-]*)[ \\t]*::?(?![=:])' }] },
+  just: { rules: [{ kind: 'recipe', re: '^@?(?<n>[A-Za-z_][\\w-]*)(?:[ \\t]+[^:=\\n]*)?[ \\t]*:(?![=:])' }] },
 };
 
-const BY_EXTENSION: Record<string, string> = {
-  js: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  jsx: 'javascript',
-  vue: 'javascript',
-  svelte: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'typescript',
-  py: 'python',
-  pyi: 'python',
+// File name extensions per language, space-separated.
+const EXTENSIONS: Record<string, string> = {
+  javascript: 'js mjs cjs jsx vue svelte',
+  typescript: 'ts mts cts tsx',
+  python: 'py pyi',
   go: 'go',
-  rs: 'rust',
+  rust: 'rs',
   java: 'java',
-  kt: 'kotlin',
-  kts: 'kotlin',
-  scala: 'scala',
-  sc: 'scala',
-  cs: 'csharp',
+  kotlin: 'kt kts',
+  scala: 'scala sc',
+  csharp: 'cs',
   php: 'php',
-  rb: 'ruby',
+  ruby: 'rb gemspec',
   rake: 'rake',
-  gemspec: 'ruby',
-  ex: 'elixir',
-  exs: 'elixir',
-  erl: 'erlang',
-  hrl: 'erlang',
+  elixir: 'ex exs',
+  erlang: 'erl hrl',
   swift: 'swift',
   dart: 'dart',
-  c: 'c',
-  h: 'c',
-  cc: 'c',
-  cpp: 'c',
-  cxx: 'c',
-  hpp: 'c',
-  hh: 'c',
-  hxx: 'c',
+  c: 'c h cc cpp cxx hpp hh hxx',
   zig: 'zig',
   lua: 'lua',
-  pl: 'perl',
-  pm: 'perl',
+  perl: 'pl pm',
   r: 'r',
-  jl: 'julia',
-  hs: 'haskell',
-  ml: 'ocaml',
-  mli: 'ocaml',
-  tf: 'terraform',
-  tofu: 'terraform',
-  hcl: 'terraform',
-  yml: 'yaml',
-  yaml: 'yaml',
+  julia: 'jl',
+  haskell: 'hs',
+  ocaml: 'ml mli',
+  terraform: 'tf tofu hcl',
+  yaml: 'yml yaml',
   toml: 'toml',
   json: 'json',
-  md: 'markdown',
-  markdown: 'markdown',
-  mdx: 'markdown',
-  sh: 'shell',
-  bash: 'shell',
-  zsh: 'shell',
-  ps1: 'powershell',
-  psm1: 'powershell',
-  mk: 'make',
+  markdown: 'md markdown mdx',
+  shell: 'sh bash zsh',
+  powershell: 'ps1 psm1',
+  make: 'mk',
   just: 'just',
   dockerfile: 'dockerfile',
 };
+const BY_EXTENSION = new Map(Object.entries(EXTENSIONS).flatMap(([id, list]) => list.split(' ').map((ext) => [ext, id] as const)));
 
 const BY_NAME: Record<string, string> = {
   dockerfile: 'dockerfile',
@@ -468,8 +416,6 @@ export function languageOf(path: string): Language | undefined {
   if (base.startsWith('dockerfile.') || base.endsWith('.dockerfile')) return LANGUAGES.dockerfile;
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
-  const id = BY_EXTENSION[base.slice(dot + 1)];
+  const id = BY_EXTENSION.get(base.slice(dot + 1));
   return id === undefined ? undefined : LANGUAGES[id];
 }
-
-export const LANGUAGE_IDS: readonly string[] = Object.keys(LANGUAGES);

@@ -2,10 +2,10 @@ import { lstat, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { AhError } from '../../errors.js';
 import { displayPath } from '../search/display-path.js';
 import { extractSymbols } from './extract.js';
-import { CTX_EFFECTS, capOf, countLines, FOLLOW_SYMLINKS, loadFile, MAX_BYTES, PRESET, PRESETS, SYMBOL, yieldToLoop } from './shared.js';
+import { lineCount } from '../../platform/text.js';
+import { CTX_EFFECTS, capOf, FOLLOW_SYMLINKS, loadCounted, MAX_BYTES, PRESET, PRESETS, pacer, pathNotFound, SYMBOL } from './shared.js';
 import { walkFiles } from './walk.js';
 
 const input = RootObject({
@@ -105,16 +105,14 @@ export const pack = defineCommand({
     };
     /** The item for a text file, or null for a skipped one (counted). */
     const fileItem = (absolute: string, shown: string): Item | null => {
-      const loaded = loadFile(absolute, args.max_bytes);
-      if (loaded.kind === 'binary') out.skipped_binary_files += 1;
-      else if (loaded.kind === 'large') out.skipped_large_files += 1;
-      if (loaded.kind !== 'text') return null;
+      const loaded = loadCounted(absolute, args.max_bytes, out);
+      if (loaded === null) return null;
       const found = extractSymbols(absolute, loaded.text);
       return {
         path: shown,
         kind: 'file',
         size_bytes: loaded.size,
-        line_count: countLines(loaded.text),
+        line_count: lineCount(loaded.text),
         symbol_count: found.length,
         symbols: found.slice(0, preset.previews),
       };
@@ -122,13 +120,7 @@ export const pack = defineCommand({
     const absolutes: string[] = [];
     for (const path of given) {
       const absolute = isAbsolute(path) ? path : resolve(ctx.cwd, path);
-      if (!(await lstat(absolute).catch(() => undefined))) {
-        throw new AhError({
-          code: 'PATH_NOT_FOUND',
-          message: `no such file or directory: ${path}`,
-          hint: 'Check the path, or set --cwd / context.cwd.',
-        });
-      }
+      if (!(await lstat(absolute).catch(() => undefined))) throw pathNotFound(path);
       absolutes.push(absolute);
     }
     roots: for (const absolute of absolutes) {
@@ -149,7 +141,7 @@ export const pack = defineCommand({
       // Directories appear before their first listed file, once each (walk order is depth-first by name).
       const listedDirs = new Set<string>();
       const counters = { symlinks: 0 };
-      let sinceYield = 0;
+      const pace = pacer(ctx.signal);
       try {
         for await (const entry of walkFiles(
           absolute,
@@ -170,12 +162,7 @@ export const pack = defineCommand({
             }
             if (!push(item)) break roots;
           }
-          sinceYield += 1;
-          if (sinceYield >= 16) {
-            sinceYield = 0;
-            await yieldToLoop();
-            if (ctx.signal.aborted) throw ctx.signal.reason;
-          }
+          await pace();
         }
       } finally {
         out.skipped_symlink_files += counters.symlinks;

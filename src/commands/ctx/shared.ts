@@ -2,14 +2,16 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
+import { AhError } from '../../errors.js';
 import { Closed, Type } from '../../catalog/schema.js';
+import { SNIFF_BYTES } from '../../platform/text.js';
 
 export const PRESETS = {
   summary: { limit: 80, previews: 4, symbolsPerFile: 20 },
   review: { limit: 200, previews: 8, symbolsPerFile: 80 },
   debug: { limit: 500, previews: 16, symbolsPerFile: 200 },
 } as const;
-export type PresetName = keyof typeof PRESETS;
+type PresetName = keyof typeof PRESETS;
 
 export const PRESET = Type.Union([Type.Literal('summary'), Type.Literal('review'), Type.Literal('debug')], {
   default: 'review',
@@ -40,17 +42,14 @@ export function capOf(preset: PresetName, limit: number | null): number {
   return limit ?? PRESETS[preset].limit;
 }
 
-export type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
-
-/** Bytes of the NUL sniff: a NUL byte in the first 8 KiB marks a binary file. */
-const SNIFF = 8192;
+type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
 
 /**
  * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its
  * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). The
  * walk hands over regular files only, so the open cannot block on a FIFO.
  */
-export function loadFile(path: string, maxBytes: number): Loaded {
+function loadFile(path: string, maxBytes: number): Loaded {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -69,7 +68,7 @@ export function loadFile(path: string, maxBytes: number): Loaded {
       filled += n;
     }
     const bytes = buffer.subarray(0, filled);
-    if (bytes.subarray(0, SNIFF).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
+    if (bytes.subarray(0, SNIFF_BYTES).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
     return { kind: 'text', text: bytes.toString('utf8'), size: filled };
   } catch {
     return { kind: 'unreadable', size: 0 };
@@ -78,21 +77,37 @@ export function loadFile(path: string, maxBytes: number): Loaded {
   }
 }
 
-/** Lines in a text: a trailing newline does not start another line; an empty file has none. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
-  return text.endsWith('\n') ? count : count + 1;
+/**
+ * A pause to call after each file of a walk: every 16th call gives the event loop a turn (file
+ * reads and regex passes are synchronous) and then stops a cancelled call.
+ */
+export function pacer(signal: AbortSignal): () => Promise<void> {
+  let sinceYield = 0;
+  return async () => {
+    sinceYield += 1;
+    if (sinceYield < 16) return;
+    sinceYield = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) throw signal.reason;
+  };
 }
 
-/** Gives the event loop a turn: file reads and regex passes are synchronous. */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Loads a file for a listing; a binary or oversize one is counted in `skips` and gives null. */
+export function loadCounted(
+  path: string,
+  maxBytes: number,
+  skips: { skipped_binary_files: number; skipped_large_files: number },
+): { text: string; size: number } | null {
+  const loaded = loadFile(path, maxBytes);
+  if (loaded.kind === 'binary') skips.skipped_binary_files += 1;
+  else if (loaded.kind === 'large') skips.skipped_large_files += 1;
+  return loaded.kind === 'text' ? loaded : null;
 }
 
-/** Joins a shown root and a relative path the way search shows paths: forward slashes, no `./`. */
-export function joinShown(root: string, relative: string): string {
-  if (root === '.' || root === './' || root === '') return relative;
-  return `${root.replace(/[\\/]+$/, '')}/${relative}`;
+export function pathNotFound(path: string): AhError {
+  return new AhError({
+    code: 'PATH_NOT_FOUND',
+    message: `no such file or directory: ${path}`,
+    hint: 'Check the path, or set --cwd / context.cwd.',
+  });
 }

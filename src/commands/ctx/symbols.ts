@@ -2,11 +2,10 @@ import { lstat, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { AhError } from '../../errors.js';
 import { displayPath } from '../search/display-path.js';
-import { extractSymbols, type SymbolEntry } from './extract.js';
+import { extractSymbols } from './extract.js';
 import { languageOf } from './languages.js';
-import { CTX_EFFECTS, capOf, FOLLOW_SYMLINKS, loadFile, MAX_BYTES, PRESET, PRESETS, SYMBOL, yieldToLoop } from './shared.js';
+import { CTX_EFFECTS, capOf, FOLLOW_SYMLINKS, loadCounted, MAX_BYTES, PRESET, PRESETS, pacer, pathNotFound, SYMBOL } from './shared.js';
 import { walkFiles } from './walk.js';
 
 const input = RootObject({
@@ -62,13 +61,7 @@ export const symbols = defineCommand({
     const cap = capOf(args.preset, ctx.limit);
     const absolute = isAbsolute(args.path) ? args.path : resolve(ctx.cwd, args.path);
     const link = await lstat(absolute).catch(() => undefined);
-    if (!link) {
-      throw new AhError({
-        code: 'PATH_NOT_FOUND',
-        message: `no such file or directory: ${args.path}`,
-        hint: 'Check the path, or set --cwd / context.cwd.',
-      });
-    }
+    if (!link) throw pathNotFound(args.path);
     const out: Output = {
       command: 'ctx.symbols',
       preset: args.preset,
@@ -87,12 +80,10 @@ export const symbols = defineCommand({
         out.truncated = true;
         return false;
       }
-      const loaded = loadFile(path, args.max_bytes);
-      if (loaded.kind === 'binary') out.skipped_binary_files += 1;
-      else if (loaded.kind === 'large') out.skipped_large_files += 1;
-      if (loaded.kind !== 'text') return true;
+      const loaded = loadCounted(path, args.max_bytes, out);
+      if (loaded === null) return true;
       out.file_count += 1;
-      const found: SymbolEntry[] = extractSymbols(path, loaded.text);
+      const found = extractSymbols(path, loaded.text);
       out.symbol_count += found.length;
       if (found.length > 0) {
         out.files.push({ path: shown, symbol_count: found.length, symbols: found.slice(0, preset.symbolsPerFile) });
@@ -112,15 +103,10 @@ export const symbols = defineCommand({
       return out;
     }
     const counters = { symlinks: 0 };
-    let sinceYield = 0;
+    const pace = pacer(ctx.signal);
     for await (const file of walkFiles(absolute, { followSymlinks: args.follow_symlinks, env: ctx.env, signal: ctx.signal }, counters)) {
       if (!take(file.absolute, displayPath(ctx.cwd, file.absolute))) break;
-      sinceYield += 1;
-      if (sinceYield >= 16) {
-        sinceYield = 0;
-        await yieldToLoop();
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-      }
+      await pace();
     }
     if (ctx.signal.aborted) throw ctx.signal.reason;
     out.skipped_symlink_files = counters.symlinks;

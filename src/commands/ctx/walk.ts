@@ -10,13 +10,13 @@
  */
 import { inheritedLayers, walkSubtree } from '../search/walk.js';
 
-export interface WalkedFile {
+interface WalkedFile {
   absolute: string;
   /** Relative to the root, forward slashes. */
   relative: string;
 }
 
-export interface WalkCounters {
+interface WalkCounters {
   /** Symlinks skipped by the walk so far (not followed). */
   symlinks: number;
 }

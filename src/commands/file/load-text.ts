@@ -7,7 +7,7 @@ import { decodeUtf8, SNIFF_BYTES } from '../../platform/text.js';
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
-function fsError(error: unknown, path: string, fallback: string): AhError {
+export function fsError(error: unknown, path: string, fallback: string): AhError {
   const code = (error as NodeJS.ErrnoException).code;
   const cause = error instanceof Error ? error.message : String(error);
   if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -91,7 +91,7 @@ function tooLarge(size: number | string, maxBytes: number): AhError {
 }
 
 /** What a non-regular file is, for the refusal message. */
-export function kindName(info: Stats): string {
+function kindName(info: Stats): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isSocket()) return 'a socket';
@@ -101,7 +101,7 @@ export function kindName(info: Stats): string {
   return 'not a regular file';
 }
 
-export function notRegularFile(path: string, info: Stats): AhError {
+function notRegularFile(path: string, info: Stats): AhError {
   return new AhError({
     code: 'PATH_INVALID_TYPE',
     message: `${path} is not a regular file (${kindName(info)})`,
@@ -243,17 +243,7 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** The number of lines splitLines would return, without building them. */
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count += 1;
-  return text.endsWith('\n') ? count : count + 1;
-}
-
 /** `-n` rendering: line number right-aligned to width 4, then ': ', then the text. */
 export function numberLines(lines: readonly string[], firstLine: number): string[] {
   return lines.map((line, i) => `${String(firstLine + i).padStart(4)}: ${line}`);
 }
-
-export { fsError };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { lineCount, splitLines } from './load-text.js';
+import { lineCount } from '../../platform/text.js';
+import { splitLines } from './load-text.js';
 import { read } from './read.js';
 
 const TEXTS = ['', 'a', 'a\n', 'a\nb', 'a\nb\n', '\n', '\n\n', 'a\n\n', 'a\r\nb\r\n', 'é\n😀\nz'];

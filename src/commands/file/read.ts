@@ -1,7 +1,8 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { lineCount, loadText, splitLines } from './load-text.js';
+import { lineCount } from '../../platform/text.js';
+import { loadText, splitLines } from './load-text.js';
 import {
   cliHints,
   FOLLOW_SYMLINKS,
@@ -53,12 +54,9 @@ export const read = defineCommand({
     }
     const lines = splitLines(text);
     const end = args.to === undefined ? lines.length : Math.min(args.to, lines.length);
-    let selected = lines.slice(from - 1, end);
-    let truncated = false;
-    if (ctx.limit !== null && selected.length > ctx.limit) {
-      selected = selected.slice(0, ctx.limit);
-      truncated = true;
-    }
-    return textResult('file.read', args.path, selected, from, args.number_lines, truncated, { from, to: args.to ?? null });
+    return textResult('file.read', args.path, lines.slice(from - 1, end), from, args.number_lines, ctx.limit, {
+      from,
+      to: args.to ?? null,
+    });
   },
 });

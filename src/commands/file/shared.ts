@@ -1,10 +1,11 @@
-/** Schemas and result building shared by file read, head and tail. */
+/** Schemas and result building shared by the file commands. */
+import type { Dirent } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, Type } from '../../catalog/schema.js';
 import { DEFAULT_MAX_BYTES, numberLines } from './load-text.js';
 
 /** The largest max_bytes accepted: a file read is held in memory twice (bytes and text). */
-export const MAX_BYTES_LIMIT = 64 * 1024 * 1024;
+const MAX_BYTES_LIMIT = 64 * 1024 * 1024;
 /** The largest line count or line number accepted (int32: no input reaches an unsafe number). */
 export const MAX_LINES = 2_147_483_647;
 
@@ -28,7 +29,7 @@ export const MAX_BYTES = Type.Integer({
   description: 'Refuse files larger than this many bytes (at most 64 MiB)',
 });
 /** How many lines head/tail return: bounded so no input asks for an unbounded result. */
-export const LINES = Type.Integer({ minimum: 0, maximum: MAX_LINES, default: 20, description: 'How many lines to return' });
+const LINES = Type.Integer({ minimum: 0, maximum: MAX_LINES, default: 20, description: 'How many lines to return' });
 export const FOLLOW_SYMLINKS = Type.Boolean({ default: false, description: 'Read through symbolic links' });
 
 export function textOutput<C extends string>(command: C) {
@@ -44,7 +45,7 @@ export function textOutput<C extends string>(command: C) {
   });
 }
 
-export interface TextResult<C extends string> {
+interface TextResult<C extends string> {
   command: C;
   path: string;
   from: number | null;
@@ -55,31 +56,40 @@ export interface TextResult<C extends string> {
   content: string;
 }
 
-/** Builds the shared result from the selected lines (already cut to the limit). */
+/**
+ * Builds the shared result from the selected lines, cut to the caller's limit. Without a range,
+ * from/to are the source line numbers of the lines returned (null when none are).
+ */
 export function textResult<C extends string>(
   command: C,
   path: string,
-  lines: readonly string[],
+  selected: readonly string[],
   firstLine: number,
   numbered: boolean,
-  truncated: boolean,
-  range: { from: number | null; to: number | null },
+  limit: number | null,
+  range?: { from: number | null; to: number | null },
 ): TextResult<C> {
+  const truncated = limit !== null && selected.length > limit;
+  const lines = truncated ? selected.slice(0, limit) : selected;
   const shown = numbered ? numberLines(lines, firstLine) : lines;
-  return {
-    command,
-    path,
-    from: range.from,
-    to: range.to,
-    numbered,
-    line_count: lines.length,
-    truncated,
-    content: shown.join('\n'),
-  };
+  const { from, to } = range ?? (lines.length === 0 ? { from: null, to: null } : { from: firstLine, to: firstLine + lines.length - 1 });
+  return { command, path, from, to, numbered, line_count: lines.length, truncated, content: shown.join('\n') };
+}
+
+/** The input of head and tail. */
+export function linesInput() {
+  return RootObject({ path: PATH, lines: LINES, number_lines: NUMBER_LINES, max_bytes: MAX_BYTES, follow_symlinks: FOLLOW_SYMLINKS });
 }
 
 export function renderText(result: { content: string; truncated: boolean; line_count: number }): string {
   return result.truncated ? `${result.content}\n[truncated after ${result.line_count} lines]` : result.content;
+}
+
+/** What a directory entry or path is, as file tree and file stat report it. */
+export const ENTRY_KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);
+
+export function entryKind(d: Pick<Dirent, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): 'file' | 'directory' | 'symlink' | 'other' {
+  return d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
 }
 
 export const cliHints = { positionals: ['path'], short: { n: 'number_lines' } } as const;

@@ -4,14 +4,13 @@ import { isAbsolute, resolve } from 'node:path';
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { fsError } from './load-text.js';
-import { PATH, READ_EFFECTS } from './shared.js';
+import { ENTRY_KIND, entryKind, PATH, READ_EFFECTS } from './shared.js';
 
 const input = RootObject({ path: PATH });
-const KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);
 const output = RootObject({
   command: Type.Literal('file.stat'),
   path: Type.String(),
-  kind: KIND,
+  kind: ENTRY_KIND,
   size_bytes: Type.Integer({ minimum: 0 }),
   readonly: Type.Boolean(),
   modified_unix_seconds: Nullable(Type.Integer()),
@@ -42,12 +41,11 @@ export const stat = defineCommand({
     } catch (error) {
       throw fsError(error, args.path, 'FILE_METADATA_FAILED');
     }
-    const kind = info.isSymbolicLink() ? 'symlink' : info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
     const seconds = (ms: number) => (Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : null);
     return {
       command: 'file.stat',
       path: args.path,
-      kind,
+      kind: entryKind(info),
       size_bytes: info.size,
       // Owner write bit: what `ls -l` shows; root's ability to write anyway is not "read-only".
       readonly: (info.mode & 0o200) === 0,

@@ -1,26 +1,9 @@
 import { defineCommand } from '../../catalog/descriptor.js';
-import { RootObject, type Static } from '../../catalog/schema.js';
+import type { Static } from '../../catalog/schema.js';
 import { loadText, splitLines } from './load-text.js';
-import {
-  cliHints,
-  FOLLOW_SYMLINKS,
-  LINES,
-  MAX_BYTES,
-  NUMBER_LINES,
-  PATH,
-  READ_EFFECTS,
-  renderText,
-  textOutput,
-  textResult,
-} from './shared.js';
+import { cliHints, linesInput, READ_EFFECTS, renderText, textOutput, textResult } from './shared.js';
 
-const input = RootObject({
-  path: PATH,
-  lines: LINES,
-  number_lines: NUMBER_LINES,
-  max_bytes: MAX_BYTES,
-  follow_symlinks: FOLLOW_SYMLINKS,
-});
+const input = linesInput();
 
 export const tail = defineCommand({
   id: 'file.tail',
@@ -35,13 +18,7 @@ export const tail = defineCommand({
   async run(args: Static<typeof input>, ctx) {
     const all = splitLines(await loadText(ctx.cwd, args.path, args.max_bytes, args.follow_symlinks));
     const start = Math.max(0, all.length - args.lines);
-    let selected = args.lines === 0 ? [] : all.slice(start);
-    let truncated = false;
-    if (ctx.limit !== null && selected.length > ctx.limit) {
-      selected = selected.slice(0, ctx.limit);
-      truncated = true;
-    }
-    const range = selected.length === 0 ? { from: null, to: null } : { from: start + 1, to: start + selected.length };
-    return textResult('file.tail', args.path, selected, start + 1, args.number_lines, truncated, range);
+    const selected = args.lines === 0 ? [] : all.slice(start);
+    return textResult('file.tail', args.path, selected, start + 1, args.number_lines, ctx.limit);
   },
 });

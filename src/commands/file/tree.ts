@@ -5,15 +5,14 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { fsError, resolvePath } from './load-text.js';
-import { FOLLOW_SYMLINKS, READ_EFFECTS } from './shared.js';
+import { ENTRY_KIND, entryKind, FOLLOW_SYMLINKS, READ_EFFECTS } from './shared.js';
 
 const input = RootObject({
   path: Type.String({ minLength: 1, maxLength: 4096, default: '.', description: 'Directory to list (default: the working directory)' }),
   depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096, description: 'How deep to descend; 0 lists only the directory itself' })),
   follow_symlinks: FOLLOW_SYMLINKS,
 });
-const KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);
-const ENTRY = Closed({ depth: Type.Integer({ minimum: 0 }), kind: KIND, name: Type.String(), path: Type.String() });
+const ENTRY = Closed({ depth: Type.Integer({ minimum: 0 }), kind: ENTRY_KIND, name: Type.String(), path: Type.String() });
 const output = RootObject({
   command: Type.Literal('file.tree'),
   path: Type.String(),
@@ -24,10 +23,6 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 type Entry = Static<typeof ENTRY>;
-
-function kindOf(d: Dirent): Entry['kind'] {
-  return d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
-}
 
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -93,7 +88,7 @@ export const tree = defineCommand({
         if (truncated) return;
         const childRel = rel(relDir, child.name);
         const shownPath = args.path === '.' ? childRel : `${args.path.replace(/\/+$/, '')}/${childRel}`;
-        let kind = kindOf(child);
+        let kind = entryKind(child);
         const childAbs = join(dir, child.name);
         let descend = kind === 'directory';
         if (kind === 'symlink' && args.follow_symlinks) {

@@ -1,6 +1,6 @@
 /** Parsers for the per-file parts of `git show`: `--name-status -z` and `--numstat -z`. */
 
-export interface FileStat {
+interface FileStat {
   path: string;
   old_path: string | null;
   status: string | null;

@@ -5,7 +5,7 @@
  */
 import { nulFields } from './run-git.js';
 
-export interface StatusEntry {
+interface StatusEntry {
   path: string;
   old_path: string | null;
   status: string;

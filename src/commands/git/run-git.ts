@@ -7,7 +7,7 @@ import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
 import { runProcess } from '../../platform/exec.js';
 
-export interface GitOutput {
+interface GitOutput {
   code: number | null;
   stdout: Buffer;
   /** Decoded and trimmed. */
@@ -15,7 +15,7 @@ export interface GitOutput {
   stdoutTruncated: boolean;
 }
 
-export function missingGit(cause?: string): AhError {
+function missingGit(cause?: string): AhError {
   return new AhError({
     code: 'DEPENDENCY_MISSING',
     message: 'git is not installed or not on PATH',
@@ -71,7 +71,7 @@ const DIFF_FLAGS: Readonly<Record<string, readonly string[]>> = {
 /** Drivers a repository can define whose values are commands: filters, diff and merge drivers. */
 const DRIVER_KEY = /^(filter|diff|merge)\..+\.(clean|smudge|process|textconv|command|driver)$/i;
 
-export interface GitOptions {
+interface GitOptions {
   /** The call changes the repository: skip `--no-optional-locks`, which only suits readers. */
   writes?: boolean;
   /** Byte cap on stdout. */
@@ -174,7 +174,7 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
     cwd: ctx.cwd,
     env: withEnvConfig(env, [...pinned, ...drivers]),
     signal: ctx.signal,
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    maxBytes: options.maxBytes,
   });
   switch (result.kind) {
     case 'cancelled':

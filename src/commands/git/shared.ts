@@ -16,7 +16,7 @@ export const CHANGED_ENTRY = Closed({ path: Type.String(), old_path: Nullable(Ty
 export const STATUS_WORDS =
   'Entry status is one of: modified, added, deleted, renamed, copied (both keep old_path), type_changed, unmerged (a conflict), untracked.';
 
-export interface CommitSummary {
+interface CommitSummary {
   hash: string;
   short_hash: string;
   subject: string;

@@ -6,48 +6,40 @@
 import { dig, isObject, keysOf, type ManifestReader, str } from './manifests.js';
 import { dirOf, type FoundFile, type Scan } from './scan.js';
 
-export interface Suggestion {
+interface Suggestion {
   command: string[];
   kind: string;
   confidence: 'high' | 'medium' | 'low';
   reason: string;
 }
 
-export interface Analysis {
+interface Analysis {
   ecosystems: string[];
   tools: string[];
   roles: string[];
   commands: Suggestion[];
 }
 
-const ECOSYSTEM_OF: Record<string, string> = {
-  npm: 'node',
-  'pnpm-workspace': 'node',
-  cargo: 'rust',
-  go: 'go',
-  'go-workspace': 'go',
-  python: 'python',
-  'python-setuptools': 'python',
-  pip: 'python',
-  pipenv: 'python',
-  composer: 'php',
+/** Package manifest kinds per ecosystem, space-separated. */
+const ECOSYSTEMS: Record<string, string> = {
+  node: 'npm pnpm-workspace',
+  rust: 'cargo',
+  go: 'go go-workspace',
+  python: 'python python-setuptools pip pipenv',
+  php: 'composer',
   dart: 'dart',
-  bundler: 'ruby',
-  gemspec: 'ruby',
-  mix: 'elixir',
-  dotnet: 'dotnet',
-  'dotnet-solution': 'dotnet',
-  maven: 'java',
-  gradle: 'java',
-  'gradle-settings': 'java',
+  ruby: 'bundler gemspec',
+  elixir: 'mix',
+  dotnet: 'dotnet dotnet-solution',
+  java: 'maven gradle gradle-settings',
   deno: 'deno',
-  cmake: 'cpp',
+  cpp: 'cmake',
   swift: 'swift',
   zig: 'zig',
-  stack: 'haskell',
-  cabal: 'haskell',
-  rebar: 'erlang',
+  haskell: 'stack cabal',
+  erlang: 'rebar',
 };
+const ECOSYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).flatMap(([eco, kinds]) => kinds.split(' ').map((kind) => [kind, eco] as const)));
 
 /** Script names → suggestion kind. */
 function scriptKind(name: string): string {
@@ -111,6 +103,8 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
   const tools = new Set<string>();
   const roles = new Set<string>();
   const commands: Suggestion[] = [];
+  const offer = (command: string[], kind: string, confidence: Suggestion['confidence'], reason: string) =>
+    void commands.push({ command, kind, confidence, reason });
   const has = (path: string) => scan.paths.has(path);
   const filesOf = (category: string, kind?: string): FoundFile[] =>
     scan.files.filter((f) => f.category === category && (kind === undefined || f.kind === kind));
@@ -119,7 +113,7 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
 
   for (const f of scan.files) {
     if (f.category === 'packages') {
-      const eco = ECOSYSTEM_OF[f.kind];
+      const eco = ECOSYSTEM_OF.get(f.kind);
       if (eco) ecosystems.add(eco);
     }
     if (
@@ -151,20 +145,19 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     tools.add(pm);
     if (dir !== '' && rootNode !== undefined) continue; // Workspace members run through the root.
     const prefix = (argv: string[]) => (dir === '' ? argv : pmInDir(pm, dir, argv));
-    const reason = `${manifest.path}`;
     const locked = lockIn(dir, pm);
-    commands.push({
-      command: prefix(installCommand(pm, locked)),
-      kind: 'install',
-      confidence: locked ? 'high' : 'medium',
-      reason: locked ? `${pm} lock file${at(dir)}` : `${reason} without a lock file`,
-    });
+    offer(
+      prefix(installCommand(pm, locked)),
+      'install',
+      locked ? 'high' : 'medium',
+      locked ? `${pm} lock file${at(dir)}` : `${manifest.path} without a lock file`,
+    );
     const scripts = isObject(json.scripts) ? json.scripts : {};
     for (const name of Object.keys(scripts)) {
       if (/^(pre|post)/.test(name) && Object.hasOwn(scripts, name.replace(/^(pre|post)/, ''))) continue;
       if (name === 'prepare' || name === 'prepublishOnly' || name === 'install' || name === 'postinstall') continue;
       const argv = name === 'test' || name === 'start' ? [pm, name] : [pm, 'run', name];
-      commands.push({ command: prefix(argv), kind: scriptKind(name), confidence: 'high', reason: `script "${name}" in ${manifest.path}` });
+      offer(prefix(argv), scriptKind(name), 'high', `script "${name}" in ${manifest.path}`);
     }
     if (isObject(json.workspaces) || Array.isArray(json.workspaces)) roles.add('monorepo');
   }
@@ -190,25 +183,10 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     const locked = lockIn(dir, 'cargo') ? ['--locked'] : [];
     const all = workspace ? ['--workspace'] : [];
     const why = `${manifest.path}${workspace ? ' ([workspace])' : ''}`;
-    commands.push({
-      command: ['cargo', 'fmt', ...manifestFlag, '--all', '--', '--check'],
-      kind: 'format',
-      confidence: 'high',
-      reason: why,
-    });
-    commands.push({
-      command: ['cargo', 'clippy', ...manifestFlag, ...all, '--all-targets', ...locked],
-      kind: 'lint',
-      confidence: 'medium',
-      reason: why,
-    });
-    commands.push({
-      command: ['cargo', 'test', ...manifestFlag, ...all, '--all-targets', ...locked],
-      kind: 'test',
-      confidence: 'high',
-      reason: why,
-    });
-    commands.push({ command: ['cargo', 'build', ...manifestFlag, ...all, ...locked], kind: 'build', confidence: 'high', reason: why });
+    offer(['cargo', 'fmt', ...manifestFlag, '--all', '--', '--check'], 'format', 'high', why);
+    offer(['cargo', 'clippy', ...manifestFlag, ...all, '--all-targets', ...locked], 'lint', 'medium', why);
+    offer(['cargo', 'test', ...manifestFlag, ...all, '--all-targets', ...locked], 'test', 'high', why);
+    offer(['cargo', 'build', ...manifestFlag, ...all, ...locked], 'build', 'high', why);
   }
 
   // Go: a go.work covers its modules; otherwise each module on its own (`go -C dir`).
@@ -218,21 +196,19 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
   for (const manifest of goWork ? [{ path: 'go.work' }] : goMods) {
     const dir = dirOf(manifest.path);
     const text = await reader.text(manifest.path);
-    if (text !== null) for (const m of text.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v/gm)) deps.add(m[1] as string);
+    for (const d of goRequires(text)) deps.add(d);
     tools.add('go');
     const c = dir === '' ? [] : ['-C', dir];
     const targets = goWork ? goModuleTargets(goMods.map((m) => dirOf(m.path))) : ['./...'];
-    commands.push({ command: ['go', ...c, 'build', ...targets], kind: 'build', confidence: 'high', reason: manifest.path });
-    commands.push({ command: ['go', ...c, 'test', ...targets], kind: 'test', confidence: 'high', reason: manifest.path });
-    commands.push({ command: ['go', ...c, 'vet', ...targets], kind: 'lint', confidence: 'medium', reason: manifest.path });
+    offer(['go', ...c, 'build', ...targets], 'build', 'high', manifest.path);
+    offer(['go', ...c, 'test', ...targets], 'test', 'high', manifest.path);
+    offer(['go', ...c, 'vet', ...targets], 'lint', 'medium', manifest.path);
   }
   if (goWork)
     for (const m of goMods) {
-      const text = await reader.text(m.path);
-      if (text !== null) for (const d of text.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v/gm)) deps.add(d[1] as string);
+      for (const d of goRequires(await reader.text(m.path))) deps.add(d);
     }
-  if (has('.golangci.yml') || has('.golangci.yaml'))
-    commands.push({ command: ['golangci-lint', 'run'], kind: 'lint', confidence: 'medium', reason: '.golangci.yml' });
+  if (has('.golangci.yml') || has('.golangci.yaml')) offer(['golangci-lint', 'run'], 'lint', 'medium', '.golangci.yml');
 
   // Python.
   const pyproject = has('pyproject.toml') ? await reader.toml('pyproject.toml') : null;
@@ -258,28 +234,14 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
             ? 'pdm'
             : null;
     if (runner) tools.add(runner);
-    const run = (argv: string[]) =>
-      runner === null ? ['python', '-m', ...argv] : [runner, 'run', ...(runner === 'pipenv' ? [] : []), ...argv];
-    if (runner === 'uv') commands.push({ command: ['uv', 'sync'], kind: 'install', confidence: 'high', reason: 'uv.lock' });
-    else if (runner === 'poetry')
-      commands.push({ command: ['poetry', 'install'], kind: 'install', confidence: 'high', reason: 'poetry project' });
-    else if (runner === 'pipenv')
-      commands.push({ command: ['pipenv', 'install', '--dev'], kind: 'install', confidence: 'high', reason: 'Pipfile' });
-    else if (runner === 'pdm') commands.push({ command: ['pdm', 'install'], kind: 'install', confidence: 'high', reason: 'pdm.lock' });
+    const run = (argv: string[]) => (runner === null ? ['python', '-m', ...argv] : [runner, 'run', ...argv]);
+    if (runner === 'uv') offer(['uv', 'sync'], 'install', 'high', 'uv.lock');
+    else if (runner === 'poetry') offer(['poetry', 'install'], 'install', 'high', 'poetry project');
+    else if (runner === 'pipenv') offer(['pipenv', 'install', '--dev'], 'install', 'high', 'Pipfile');
+    else if (runner === 'pdm') offer(['pdm', 'install'], 'install', 'high', 'pdm.lock');
     else if (has('requirements.txt'))
-      commands.push({
-        command: ['python', '-m', 'pip', 'install', '-r', 'requirements.txt'],
-        kind: 'install',
-        confidence: 'medium',
-        reason: 'requirements.txt',
-      });
-    else if (pyproject !== null)
-      commands.push({
-        command: ['python', '-m', 'pip', 'install', '-e', '.'],
-        kind: 'install',
-        confidence: 'medium',
-        reason: 'pyproject.toml',
-      });
+      offer(['python', '-m', 'pip', 'install', '-r', 'requirements.txt'], 'install', 'medium', 'requirements.txt');
+    else if (pyproject !== null) offer(['python', '-m', 'pip', 'install', '-e', '.'], 'install', 'medium', 'pyproject.toml');
     const pytest =
       has('pytest.ini') ||
       dig(pyproject, 'tool', 'pytest') !== undefined ||
@@ -288,23 +250,18 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
       has('conftest.py');
     if (pytest) {
       tools.add('pytest');
-      commands.push({ command: run(['pytest']), kind: 'test', confidence: 'high', reason: 'pytest configuration or tests directory' });
+      offer(run(['pytest']), 'test', 'high', 'pytest configuration or tests directory');
     }
     if (has('ruff.toml') || has('.ruff.toml') || dig(pyproject, 'tool', 'ruff') !== undefined) {
       tools.add('ruff');
-      commands.push({ command: run(['ruff', 'check', '.']), kind: 'lint', confidence: 'high', reason: 'ruff configuration' });
-      commands.push({
-        command: run(['ruff', 'format', '--check', '.']),
-        kind: 'format',
-        confidence: 'medium',
-        reason: 'ruff configuration',
-      });
+      offer(run(['ruff', 'check', '.']), 'lint', 'high', 'ruff configuration');
+      offer(run(['ruff', 'format', '--check', '.']), 'format', 'medium', 'ruff configuration');
     }
     if (dig(pyproject, 'tool', 'mypy') !== undefined) {
       tools.add('mypy');
-      commands.push({ command: run(['mypy', '.']), kind: 'check', confidence: 'medium', reason: '[tool.mypy] in pyproject.toml' });
+      offer(run(['mypy', '.']), 'check', 'medium', '[tool.mypy] in pyproject.toml');
     }
-    if (has('tox.ini')) commands.push({ command: ['tox'], kind: 'test', confidence: 'medium', reason: 'tox.ini' });
+    if (has('tox.ini')) offer(['tox'], 'test', 'medium', 'tox.ini');
   }
 
   // .NET.
@@ -316,15 +273,15 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     const args = target === undefined || (!target.includes('/') && solutions.length + projects.length === 1) ? [] : [target];
     const reason = target ?? `${projects.length} project files`;
     if (projects.length > 1) roles.add('monorepo');
-    commands.push({ command: ['dotnet', 'restore', ...args], kind: 'install', confidence: 'high', reason });
-    commands.push({ command: ['dotnet', 'build', ...args, '--no-restore'], kind: 'build', confidence: 'high', reason });
-    commands.push({ command: ['dotnet', 'test', ...args, '--no-build'], kind: 'test', confidence: 'high', reason });
+    offer(['dotnet', 'restore', ...args], 'install', 'high', reason);
+    offer(['dotnet', 'build', ...args, '--no-restore'], 'build', 'high', reason);
+    offer(['dotnet', 'test', ...args, '--no-build'], 'test', 'high', reason);
     for (const p of projects) {
       const xml = await reader.xml(p.path);
       const refs = dig(xml, 'Project', 'ItemGroup');
-      for (const group of Array.isArray(refs) ? refs : [refs]) {
+      for (const group of listOf(refs)) {
         const pkgs = dig(group, 'PackageReference');
-        for (const ref of Array.isArray(pkgs) ? pkgs : pkgs === undefined ? [] : [pkgs]) if (typeof ref === 'string') deps.add(ref);
+        for (const ref of listOf(pkgs)) if (typeof ref === 'string') deps.add(ref);
       }
       const sdk = await reader.text(p.path);
       if (sdk?.includes('Microsoft.NET.Sdk.Web')) roles.add('backend');
@@ -341,12 +298,12 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     const xml = await reader.xml(pom.path);
     if (dig(xml, 'project', 'modules') !== undefined) roles.add('monorepo');
     const deps2 = dig(xml, 'project', 'dependencies', 'dependency');
-    for (const d of Array.isArray(deps2) ? deps2 : deps2 === undefined ? [] : [deps2]) {
+    for (const d of listOf(deps2)) {
       const id = str(dig(d, 'artifactId'));
       if (id) deps.add(id);
     }
-    commands.push({ command: [mvn, ...dirArgs, '-B', 'verify'], kind: 'test', confidence: 'high', reason: pom.path });
-    commands.push({ command: [mvn, ...dirArgs, '-B', 'package', '-DskipTests'], kind: 'build', confidence: 'high', reason: pom.path });
+    offer([mvn, ...dirArgs, '-B', 'verify'], 'test', 'high', pom.path);
+    offer([mvn, ...dirArgs, '-B', 'package', '-DskipTests'], 'build', 'high', pom.path);
   }
   const gradle = filesOf('packages', 'gradle').find((f) => dirOf(f.path) === '') ?? filesOf('packages', 'gradle')[0];
   if (gradle) {
@@ -359,32 +316,22 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
       if (/com\.android\.(application|library)/.test(text)) roles.add('mobile');
       if (/org\.springframework\.boot|io\.ktor|io\.micronaut|io\.quarkus/.test(text)) roles.add('backend');
     }
-    commands.push({ command: [gw, 'build'], kind: 'build', confidence: 'high', reason: gradle.path });
-    commands.push({ command: [gw, 'test'], kind: 'test', confidence: 'high', reason: gradle.path });
+    offer([gw, 'build'], 'build', 'high', gradle.path);
+    offer([gw, 'test'], 'test', 'high', gradle.path);
   }
 
   // PHP.
   if (has('composer.json')) {
     const json = await reader.json('composer.json');
     tools.add('composer');
-    commands.push({
-      command: ['composer', 'install'],
-      kind: 'install',
-      confidence: lockIn('', 'composer') ? 'high' : 'medium',
-      reason: 'composer.json',
-    });
+    offer(['composer', 'install'], 'install', lockIn('', 'composer') ? 'high' : 'medium', 'composer.json');
     for (const d of [...keysOf(json?.require), ...keysOf(json?.['require-dev'])]) deps.add(d);
     for (const name of keysOf(json?.scripts)) {
-      commands.push({
-        command: ['composer', 'run-script', name],
-        kind: scriptKind(name),
-        confidence: 'high',
-        reason: `script "${name}" in composer.json`,
-      });
+      offer(['composer', 'run-script', name], scriptKind(name), 'high', `script "${name}" in composer.json`);
     }
     if (!keysOf(json?.scripts).includes('test') && (has('phpunit.xml') || has('phpunit.xml.dist'))) {
       tools.add('phpunit');
-      commands.push({ command: ['vendor/bin/phpunit'], kind: 'test', confidence: 'high', reason: 'phpunit.xml' });
+      offer(['vendor/bin/phpunit'], 'test', 'high', 'phpunit.xml');
     }
   }
 
@@ -397,9 +344,9 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     for (const d of [...keysOf(yaml?.dependencies), ...keysOf(yaml?.dev_dependencies)]) deps.add(d);
     if (flutter) roles.add('mobile');
     if (dig(yaml, 'workspace') !== undefined || has('melos.yaml')) roles.add('monorepo');
-    commands.push({ command: [tool, 'pub', 'get'], kind: 'install', confidence: 'high', reason: 'pubspec.yaml' });
-    commands.push({ command: [tool, 'analyze'], kind: 'lint', confidence: 'high', reason: 'pubspec.yaml' });
-    commands.push({ command: [tool, 'test'], kind: 'test', confidence: 'high', reason: 'pubspec.yaml' });
+    offer([tool, 'pub', 'get'], 'install', 'high', 'pubspec.yaml');
+    offer([tool, 'analyze'], 'lint', 'high', 'pubspec.yaml');
+    offer([tool, 'test'], 'test', 'high', 'pubspec.yaml');
   }
 
   // Ruby.
@@ -407,18 +354,11 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     tools.add('bundler');
     const gemfile = (await reader.text('Gemfile')) ?? '';
     for (const m of gemfile.matchAll(/^\s*gem\s+["']([^"']+)["']/gm)) deps.add(m[1] as string);
-    commands.push({
-      command: ['bundle', 'install'],
-      kind: 'install',
-      confidence: has('Gemfile') ? 'high' : 'medium',
-      reason: has('Gemfile') ? 'Gemfile' : 'gemspec',
-    });
-    if (has('Rakefile')) commands.push({ command: ['bundle', 'exec', 'rake'], kind: 'test', confidence: 'medium', reason: 'Rakefile' });
-    if (scan.dirs.has('spec'))
-      commands.push({ command: ['bundle', 'exec', 'rspec'], kind: 'test', confidence: 'high', reason: 'spec directory' });
+    offer(['bundle', 'install'], 'install', has('Gemfile') ? 'high' : 'medium', has('Gemfile') ? 'Gemfile' : 'gemspec');
+    if (has('Rakefile')) offer(['bundle', 'exec', 'rake'], 'test', 'medium', 'Rakefile');
+    if (scan.dirs.has('spec')) offer(['bundle', 'exec', 'rspec'], 'test', 'high', 'spec directory');
     if (deps.has('rails')) roles.add('backend');
-    if (has('.rubocop.yml'))
-      commands.push({ command: ['bundle', 'exec', 'rubocop'], kind: 'lint', confidence: 'high', reason: '.rubocop.yml' });
+    if (has('.rubocop.yml')) offer(['bundle', 'exec', 'rubocop'], 'lint', 'high', '.rubocop.yml');
   }
 
   // Elixir.
@@ -427,9 +367,9 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     const text = (await reader.text('mix.exs')) ?? '';
     if (/apps_path:/.test(text)) roles.add('monorepo');
     if (/:phoenix\b/.test(text)) roles.add('backend');
-    commands.push({ command: ['mix', 'deps.get'], kind: 'install', confidence: 'high', reason: 'mix.exs' });
-    commands.push({ command: ['mix', 'format', '--check-formatted'], kind: 'format', confidence: 'high', reason: 'mix.exs' });
-    commands.push({ command: ['mix', 'test'], kind: 'test', confidence: 'high', reason: 'mix.exs' });
+    offer(['mix', 'deps.get'], 'install', 'high', 'mix.exs');
+    offer(['mix', 'format', '--check-formatted'], 'format', 'high', 'mix.exs');
+    offer(['mix', 'test'], 'test', 'high', 'mix.exs');
   }
 
   // Deno, Swift, Zig, CMake.
@@ -437,25 +377,24 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     if (!has(name)) continue;
     tools.add('deno');
     const json = await reader.json(name);
-    for (const task of keysOf(json?.tasks))
-      commands.push({ command: ['deno', 'task', task], kind: scriptKind(task), confidence: 'high', reason: `task "${task}" in ${name}` });
-    commands.push({ command: ['deno', 'test'], kind: 'test', confidence: 'medium', reason: name });
+    for (const task of keysOf(json?.tasks)) offer(['deno', 'task', task], scriptKind(task), 'high', `task "${task}" in ${name}`);
+    offer(['deno', 'test'], 'test', 'medium', name);
   }
   if (has('Package.swift')) {
     tools.add('swift');
-    commands.push({ command: ['swift', 'build'], kind: 'build', confidence: 'high', reason: 'Package.swift' });
-    commands.push({ command: ['swift', 'test'], kind: 'test', confidence: 'high', reason: 'Package.swift' });
+    offer(['swift', 'build'], 'build', 'high', 'Package.swift');
+    offer(['swift', 'test'], 'test', 'high', 'Package.swift');
   }
   if (has('build.zig')) {
     tools.add('zig');
-    commands.push({ command: ['zig', 'build'], kind: 'build', confidence: 'high', reason: 'build.zig' });
-    commands.push({ command: ['zig', 'build', 'test'], kind: 'test', confidence: 'medium', reason: 'build.zig' });
+    offer(['zig', 'build'], 'build', 'high', 'build.zig');
+    offer(['zig', 'build', 'test'], 'test', 'medium', 'build.zig');
   }
   if (has('CMakeLists.txt')) {
     tools.add('cmake');
-    commands.push({ command: ['cmake', '-S', '.', '-B', 'build'], kind: 'configure', confidence: 'high', reason: 'CMakeLists.txt' });
-    commands.push({ command: ['cmake', '--build', 'build'], kind: 'build', confidence: 'high', reason: 'CMakeLists.txt' });
-    commands.push({ command: ['ctest', '--test-dir', 'build'], kind: 'test', confidence: 'medium', reason: 'CMakeLists.txt' });
+    offer(['cmake', '-S', '.', '-B', 'build'], 'configure', 'high', 'CMakeLists.txt');
+    offer(['cmake', '--build', 'build'], 'build', 'high', 'CMakeLists.txt');
+    offer(['ctest', '--test-dir', 'build'], 'test', 'medium', 'CMakeLists.txt');
   }
 
   // Task runners: their real targets.
@@ -463,16 +402,14 @@ export async function analyze(scan: Scan, reader: ManifestReader): Promise<Analy
     const text = has(name) ? await reader.text(name) : null;
     if (text === null) continue;
     tools.add('make');
-    for (const target of makeTargets(text))
-      commands.push({ command: ['make', target], kind: scriptKind(target), confidence: 'medium', reason: `target "${target}" in ${name}` });
+    for (const target of makeTargets(text)) offer(['make', target], scriptKind(target), 'medium', `target "${target}" in ${name}`);
     break;
   }
   for (const name of ['justfile', '.justfile', 'Justfile']) {
     const text = has(name) ? await reader.text(name) : null;
     if (text === null) continue;
     tools.add('just');
-    for (const recipe of justRecipes(text))
-      commands.push({ command: ['just', recipe], kind: scriptKind(recipe), confidence: 'medium', reason: `recipe "${recipe}" in ${name}` });
+    for (const recipe of justRecipes(text)) offer(['just', recipe], scriptKind(recipe), 'medium', `recipe "${recipe}" in ${name}`);
     break;
   }
 
@@ -512,8 +449,17 @@ function pmInDir(pm: string, dir: string, argv: string[]): string[] {
   const [tool, ...rest] = argv as [string, ...string[]];
   if (pm === 'npm') return [tool, '--prefix', dir, ...rest];
   if (pm === 'pnpm') return [tool, '-C', dir, ...rest];
-  if (pm === 'yarn') return [tool, '--cwd', dir, ...rest];
   return [tool, '--cwd', dir, ...rest];
+}
+
+/** Module paths a go.mod or go.work requires. */
+function goRequires(text: string | null): string[] {
+  return text === null ? [] : [...text.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}\/[\w./-]+)\s+v/gm)].map((m) => m[1] as string);
+}
+
+/** A parsed XML element that may repeat: the list of its occurrences. */
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : value === undefined ? [] : [value];
 }
 
 function goModuleTargets(dirs: string[]): string[] {
@@ -521,7 +467,7 @@ function goModuleTargets(dirs: string[]): string[] {
 }
 
 /** Explicit make targets (not pattern rules, variables or special targets). */
-export function makeTargets(text: string): string[] {
+function makeTargets(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^([A-Za-z0-9][\w.-]*)\s*:(?!=)/gm)) {
     const name = m[1] as string;
@@ -530,7 +476,7 @@ export function makeTargets(text: string): string[] {
   return out.slice(0, 50);
 }
 
-export function justRecipes(text: string): string[] {
+function justRecipes(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/^@?([A-Za-z_][\w-]*)(?:[ \t]+[^:=\n]*)?[ \t]*:(?!=)/gm)) {
     const name = m[1] as string;

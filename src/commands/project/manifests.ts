@@ -32,49 +32,33 @@ export class ManifestReader {
     return pending;
   }
 
-  async json(rel: string): Promise<Json | null> {
-    const text = await this.text(rel);
-    if (text === null) return null;
-    try {
-      const value = JSON.parse(text) as unknown;
-      return isObject(value) ? value : null;
-    } catch {
-      return null;
-    }
+  json(rel: string): Promise<Json | null> {
+    return this.parsed(rel, (text) => JSON.parse(text));
   }
 
-  async toml(rel: string): Promise<Json | null> {
-    const text = await this.text(rel);
-    if (text === null) return null;
-    try {
-      const { parse } = await import('smol-toml');
-      return parse(text) as Json;
-    } catch {
-      return null;
-    }
+  toml(rel: string): Promise<Json | null> {
+    return this.parsed(rel, async (text) => (await import('smol-toml')).parse(text));
   }
 
-  async yaml(rel: string): Promise<Json | null> {
-    const text = await this.text(rel);
-    if (text === null) return null;
-    try {
-      const { parse } = await import('yaml');
-      // No custom tags and a bounded alias expansion: a hostile file cannot blow up memory.
-      const value = parse(text, { maxAliasCount: 100, customTags: [] }) as unknown;
-      return isObject(value) ? value : null;
-    } catch {
-      return null;
-    }
+  yaml(rel: string): Promise<Json | null> {
+    // No custom tags and a bounded alias expansion: a hostile file cannot blow up memory.
+    return this.parsed(rel, async (text) => (await import('yaml')).parse(text, { maxAliasCount: 100, customTags: [] }));
   }
 
-  async xml(rel: string): Promise<Json | null> {
-    const text = await this.text(rel);
-    if (text === null) return null;
-    try {
+  xml(rel: string): Promise<Json | null> {
+    return this.parsed(rel, async (text) => {
       const { XMLParser } = await import('fast-xml-parser');
       // Entities off: no expansion of DOCTYPE entities from an untrusted file.
-      const parser = new XMLParser({ ignoreAttributes: true, processEntities: false, parseTagValue: false, trimValues: true });
-      const value = parser.parse(text) as unknown;
+      return new XMLParser({ ignoreAttributes: true, processEntities: false, parseTagValue: false, trimValues: true }).parse(text);
+    });
+  }
+
+  /** The file parsed to an object, or null when it is missing, malformed or not an object. */
+  private async parsed(rel: string, parse: (text: string) => unknown): Promise<Json | null> {
+    const text = await this.text(rel);
+    if (text === null) return null;
+    try {
+      const value = (await parse(text)) as unknown;
       return isObject(value) ? value : null;
     } catch {
       return null;

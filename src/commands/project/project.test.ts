@@ -131,4 +131,13 @@ describe('project fixtures: one small monorepo per ecosystem', () => {
     expect(broken.ecosystems).toEqual(['node', 'rust']);
     expect(broken.versions).toEqual([]);
   });
+
+  it('classifies files named like Object.prototype members as nothing', async () => {
+    const dir = tempDir();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) writeFileSync(join(dir, name), 'x');
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/m\n');
+    const out = await call(detect, {}, testContext({ cwd: dir }));
+    expect(out.files.packages).toEqual([{ kind: 'go', path: 'go.mod' }]);
+    expect(Object.values(out.files).flat()).toHaveLength(1);
+  });
 });

@@ -7,6 +7,7 @@ import { Closed, Nullable, RootObject, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { ManifestReader } from './manifests.js';
 import { type Scan, scanProject } from './scan.js';
+import { shellQuote } from '../../platform/text.js';
 
 export const PROJECT_EFFECTS: Effects = {
   readOnly: true,
@@ -67,9 +68,5 @@ export async function openProject(path: string, ctx: CommandContext): Promise<Op
 
 export function renderCommands(commands: readonly { command: string[]; kind: string }[]): string[] {
   const width = Math.max(0, ...commands.map((c) => c.kind.length));
-  return commands.map((c) => `${c.kind.padEnd(width)}  ${c.command.map(quoteArg).join(' ')}`);
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  return commands.map((c) => `${c.kind.padEnd(width)}  ${c.command.map(shellQuote).join(' ')}`);
 }

@@ -2,7 +2,7 @@
 import { dig, type ManifestReader, str } from './manifests.js';
 import type { Scan } from './scan.js';
 
-export interface VersionEntry {
+interface VersionEntry {
   kind: string;
   path: string;
   name: string | null;

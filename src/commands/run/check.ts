@@ -2,10 +2,11 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { EFFECT_KINDS } from '../../catalog/effects.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { type RunResult, runProcess } from '../../platform/exec.js';
+import type { RunResult } from '../../platform/exec.js';
+import { runWithProgress } from './with-progress.js';
 
 /** Every size has a ceiling: output is held in memory and returned as one JSON string. */
-export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const MAX_TIMEOUT_SECS = 86_400;
 const MAX_TAIL_LINES = 1_000_000;
 // Linux's own limits for one argument (MAX_ARG_STRLEN) and, roughly, for the argument count.
@@ -132,45 +133,27 @@ export const check = defineCommand({
   render,
   logOutcome: (o: Output) => ({ success: o.success, timed_out: o.timed_out, exit_code: o.exit_code }),
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const remaining = ctx.deadline - Date.now();
-    const timeoutMs = Math.min(args.timeout_secs * 1000, Number.isFinite(remaining) ? Math.max(0, remaining) : Number.POSITIVE_INFINITY);
     const [program, ...rest] = args.command as [string, ...string[]];
-    const started = Date.now();
-    let bytes = 0;
-    // Refreshed twice a second; the surfaces decide how often to pass it on (MCP: once a second).
-    const report = () => ctx.progress(`running for ${Math.round((Date.now() - started) / 1000)} s, ${bytes} bytes of output`);
-    report();
-    const ticker = setInterval(report, 500);
-    ticker.unref();
-    try {
-      const result = await runProcess(program, rest, {
-        cwd: ctx.cwd,
-        env: ctx.env,
-        signal: ctx.signal,
-        timeoutMs,
-        maxBytes: args.max_output_bytes,
-        keep: args.tail_lines === undefined ? 'head' : 'tail',
-        onOutput: (total) => {
-          bytes = total;
-        },
-      });
-      if (result.kind !== 'exited') throw startError(result, ctx.signal);
-      const stdout = decode(result.stdout, result.stdoutTruncated, args.tail_lines);
-      const stderr = decode(result.stderr, result.stderrTruncated, args.tail_lines);
-      return {
-        command: 'run.check',
-        argv: [...args.command],
-        success: result.code === 0 && !result.timedOut && !result.cancelled,
-        exit_code: result.code,
-        timed_out: result.timedOut,
-        duration_ms: result.durationMs,
-        stdout: stdout.text,
-        stderr: stderr.text,
-        stdout_truncated: stdout.truncated,
-        stderr_truncated: stderr.truncated,
-      };
-    } finally {
-      clearInterval(ticker);
-    }
+    const { result } = await runWithProgress(ctx, program, rest, {
+      timeoutSecs: args.timeout_secs,
+      prefix: '',
+      maxBytes: args.max_output_bytes,
+      keep: args.tail_lines === undefined ? 'head' : 'tail',
+    });
+    if (result.kind !== 'exited') throw startError(result, ctx.signal);
+    const stdout = decode(result.stdout, result.stdoutTruncated, args.tail_lines);
+    const stderr = decode(result.stderr, result.stderrTruncated, args.tail_lines);
+    return {
+      command: 'run.check',
+      argv: [...args.command],
+      success: result.code === 0 && !result.timedOut && !result.cancelled,
+      exit_code: result.code,
+      timed_out: result.timedOut,
+      duration_ms: result.durationMs,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      stdout_truncated: stdout.truncated,
+      stderr_truncated: stderr.truncated,
+    };
   },
 });

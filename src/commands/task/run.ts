@@ -3,7 +3,7 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { EFFECT_KINDS } from '../../catalog/effects.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { runProcess } from '../../platform/exec.js';
+import { runWithProgress } from '../run/with-progress.js';
 import { readStore, storePath, taskNotFound } from './store.js';
 
 const input = RootObject({
@@ -29,7 +29,7 @@ const output = RootObject({
 type Output = Static<typeof output>;
 
 /** The shell a task line runs in: a login sh on Unix, PowerShell without profile on Windows. */
-export function shellArgv(line: string): string[] {
+function shellArgv(line: string): string[] {
   return process.platform === 'win32' ? ['powershell', '-NoProfile', '-NonInteractive', '-Command', line] : ['sh', '-lc', line];
 }
 
@@ -80,66 +80,47 @@ export const run = defineCommand({
     const path = storePath(ctx.cwd);
     const task = (await readStore(path)).tasks.find((t) => t.name === args.name);
     if (task === undefined) throw taskNotFound(args.name, path);
-    const remaining = ctx.deadline - Date.now();
-    const timeoutMs = Math.min(args.timeout_secs * 1000, Number.isFinite(remaining) ? Math.max(0, remaining) : Number.POSITIVE_INFINITY);
-    const started = Date.now();
-    let bytes = 0;
-    // Refreshed twice a second; the surfaces decide how often to pass it on (MCP: once a second).
-    const report = () =>
-      ctx.progress(`task ${task.name}: running for ${Math.round((Date.now() - started) / 1000)} s, ${bytes} bytes of output`);
-    report();
-    const ticker = setInterval(report, 500);
-    ticker.unref();
-    try {
-      const [program, ...programArgs] = shellArgv(task.command) as [string, ...string[]];
-      const result = await runProcess(program, programArgs, {
-        cwd: ctx.cwd,
-        env: ctx.env,
-        signal: ctx.signal,
-        timeoutMs,
-        maxBytes: args.max_output_bytes,
-        onOutput: (total) => {
-          bytes = total;
-        },
+    const [program, ...programArgs] = shellArgv(task.command) as [string, ...string[]];
+    const { result, timeoutMs } = await runWithProgress(ctx, program, programArgs, {
+      timeoutSecs: args.timeout_secs,
+      prefix: `task ${task.name}: `,
+      maxBytes: args.max_output_bytes,
+    });
+    if (result.kind === 'cancelled')
+      throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
+    if (result.kind !== 'exited') {
+      throw new AhError({
+        code: 'COMMAND_EXECUTION_FAILED',
+        message: `could not start the shell for task '${task.name}'`,
+        cause: result.kind === 'missing' ? `${result.program} was not found on PATH` : result.message,
+        domain: 'task',
+        operation: 'process.execute',
       });
-      if (result.kind === 'cancelled')
-        throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
-      if (result.kind !== 'exited') {
-        throw new AhError({
-          code: 'COMMAND_EXECUTION_FAILED',
-          message: `could not start the shell for task '${task.name}'`,
-          cause: result.kind === 'missing' ? `${result.program} was not found on PATH` : result.message,
-          domain: 'task',
-          operation: 'process.execute',
-        });
-      }
-      if (result.cancelled) throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
-      if (result.timedOut) {
-        throw new AhError({
-          code: 'TASK_TIMEOUT',
-          message: `task '${task.name}' timed out after ${Math.round(timeoutMs / 1000)} s`,
-          cause: `the process tree of '${task.command}' was killed after ${result.durationMs} ms`,
-          hint: 'Raise --timeout-secs (timeout_secs), or check the task for a prompt or a server that never exits.',
-          domain: 'task',
-          operation: 'process.execute',
-        });
-      }
-      const stdout = firstLines(result.stdout.toString('utf8'), ctx.limit);
-      const stderr = firstLines(result.stderr.toString('utf8'), ctx.limit);
-      // A signal death is reported the way a shell reports it: 128 + the signal number.
-      const exitCode = result.code ?? 128 + ((result.signal && (constants.signals as Record<string, number>)[result.signal]) || 0);
-      return {
-        command: 'task.run',
-        name: task.name,
-        task_command: task.command,
-        success: exitCode === 0,
-        exit_code: exitCode,
-        stdout: stdout.text,
-        stderr: stderr.text,
-        truncated: result.stdoutTruncated || result.stderrTruncated || stdout.cut || stderr.cut,
-      };
-    } finally {
-      clearInterval(ticker);
     }
+    if (result.cancelled) throw ctx.signal.reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled' });
+    if (result.timedOut) {
+      throw new AhError({
+        code: 'TASK_TIMEOUT',
+        message: `task '${task.name}' timed out after ${Math.round(timeoutMs / 1000)} s`,
+        cause: `the process tree of '${task.command}' was killed after ${result.durationMs} ms`,
+        hint: 'Raise --timeout-secs (timeout_secs), or check the task for a prompt or a server that never exits.',
+        domain: 'task',
+        operation: 'process.execute',
+      });
+    }
+    const stdout = firstLines(result.stdout.toString('utf8'), ctx.limit);
+    const stderr = firstLines(result.stderr.toString('utf8'), ctx.limit);
+    // A signal death is reported the way a shell reports it: 128 + the signal number.
+    const exitCode = result.code ?? 128 + ((result.signal && (constants.signals as Record<string, number>)[result.signal]) || 0);
+    return {
+      command: 'task.run',
+      name: task.name,
+      task_command: task.command,
+      success: exitCode === 0,
+      exit_code: exitCode,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      truncated: result.stdoutTruncated || result.stderrTruncated || stdout.cut || stderr.cut,
+    };
   },
 });

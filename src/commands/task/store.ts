@@ -10,13 +10,13 @@ import { AhError } from '../../errors.js';
 import { sweepStaleTemps, writeFileAtomic } from '../../platform/atomic-write.js';
 import { withFileLock } from '../../platform/lock.js';
 
-export interface StoredTask {
+interface StoredTask {
   name: string;
   command: string;
   updated_unix_seconds: number;
 }
 
-export interface TaskFile {
+interface TaskFile {
   version: 1;
   tasks: StoredTask[];
 }

@@ -8,10 +8,17 @@ import { writeFileAtomic } from '../../platform/atomic-write.js';
 import type { Env } from '../../platform/paths.js';
 import type { ServiceDefinition } from '../definition.js';
 import { serviceError } from '../errors.js';
-import type { RegistrationInfo, Runner, SchedulerAdapter, SchedulerInfo, SchedulerState } from '../scheduler.js';
+import {
+  type RegistrationInfo,
+  type Runner,
+  type SchedulerAdapter,
+  type SchedulerInfo,
+  type SchedulerState,
+  unreachable,
+} from '../scheduler.js';
 import { OWNER_KEY, parseUnit, renderUnit, UNIT_NAME } from './unit-file.js';
 
-export function unitDir(env: Env): string {
+function unitDir(env: Env): string {
   const xdg = env.XDG_CONFIG_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || '/', '.config');
   return join(base, 'systemd', 'user');
@@ -91,8 +98,7 @@ export class SystemdAdapter implements SchedulerAdapter {
     try {
       text = await this.systemctl(['show', UNIT_NAME, ...SHOW_PROPS.map((p) => `--property=${p}`)]);
     } catch (error) {
-      const message = (error as { detail?: string }).detail ?? (error as Error).message;
-      return { reachable: false, message, state: null, main_pid: null, enabled: null, last_result: null, last_exit_code: null };
+      return unreachable((error as { detail?: string }).detail ?? (error as Error).message);
     }
     const p: Record<string, string> = {};
     for (const line of text.split('\n')) {

@@ -26,7 +26,7 @@ const q = (s: string) => `"${s}"`;
  * The Exec action. Task actions cannot set environment variables, so cmd.exe sets them before it
  * starts node; conhost --headless keeps every console window hidden.
  */
-export function taskAction(definition: ServiceDefinition, stateDir: string, systemRoot: string): { command: string; arguments: string } {
+function taskAction(definition: ServiceDefinition, stateDir: string, systemRoot: string): { command: string; arguments: string } {
   // The launcher (service/launcher.ts) owns the relaunch policy; Task Scheduler retries stay off.
   const environment: Array<[string, string]> = [
     ...managedEnvironment(definition, stateDir),

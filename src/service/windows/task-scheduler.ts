@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-write.js';
 import type { ServiceDefinition } from '../definition.js';
 import { serviceError } from '../errors.js';
-import type { RegistrationInfo, Runner, SchedulerAdapter, SchedulerInfo } from '../scheduler.js';
+import { type RegistrationInfo, type Runner, type SchedulerAdapter, type SchedulerInfo, unreachable } from '../scheduler.js';
 import { ownershipMarker, parseTaskXml, renderTaskXml, TASK_SOURCE, taskName } from './task-definition.js';
 
 /** The current user's SID from `whoami /user /fo csv /nh` ("DOMAIN\\user","S-1-5-…"). */
@@ -81,22 +81,13 @@ export class TaskSchedulerAdapter implements SchedulerAdapter {
       '[pscustomobject]@{ State = [string]$t.State; LastTaskResult = $i.LastTaskResult } | ConvertTo-Json -Compress }',
     ].join(' ');
     const r = await this.run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script]);
-    const down = (message: string): SchedulerInfo => ({
-      reachable: false,
-      message,
-      state: null,
-      main_pid: null,
-      enabled: null,
-      last_result: null,
-      last_exit_code: null,
-    });
-    if (r.kind !== 'exited') return down(r.message);
-    if (r.code !== 0) return down(r.stderr.trim() || `exit ${r.code}`);
+    if (r.kind !== 'exited') return unreachable(r.message);
+    if (r.code !== 0) return unreachable(r.stderr.trim() || `exit ${r.code}`);
     let v: { State?: string; LastTaskResult?: number };
     try {
       v = JSON.parse(r.stdout.trim()) as typeof v;
     } catch {
-      return down(`unexpected reply: ${r.stdout.trim().slice(0, 200)}`);
+      return unreachable(`unexpected reply: ${r.stdout.trim().slice(0, 200)}`);
     }
     const states: Record<string, SchedulerInfo['state']> = {
       Running: 'active',

@@ -9,7 +9,7 @@ import { AhError } from '../../errors.js';
 import { type Globals, takeGlobal } from './globals.js';
 import { suggest } from '../../platform/suggest.js';
 
-export interface ArgSpec {
+interface ArgSpec {
   id: string;
   inputSchema: TSchema | JsonSchema;
   cli?: CliHints | undefined;
@@ -56,14 +56,13 @@ export function commandPath(id: string): string {
 }
 
 function usageError(spec: ArgSpec, message: string, extra: { suggestion?: string; cause?: string } = {}): AhError {
-  const error = new AhError({
+  return new AhError({
     code: 'INVALID_ARGUMENT',
     message,
     cause: extra.cause,
     hint: extra.suggestion ? `Did you mean ${extra.suggestion}?` : undefined,
     operation: spec.id,
   });
-  return error;
 }
 
 function convert(spec: ArgSpec, flag: string, kind: PropKind, raw: string): unknown {
@@ -186,11 +185,8 @@ export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globa
     if (field === undefined) {
       throw usageError(spec, `unexpected argument '${value}' for '${commandPath(spec.id)}'`);
     }
-    if (kindOf(props[field]) === 'array') {
-      set(field, field, value);
-      return;
-    }
-    positionals.shift();
+    // An array positional takes every remaining value.
+    if (kindOf(props[field]) !== 'array') positionals.shift();
     set(field, field, value);
   }
 }

@@ -12,7 +12,7 @@ import type { EventLog } from '../../logging/types.js';
 import type { Env } from '../../platform/paths.js';
 import type { Host } from '../../runtime/host.js';
 import { type Callable, invoke, type RuntimeCore } from '../../runtime/invoke.js';
-import { CREDENTIALS_KEY, parseCommandArgs } from './args.js';
+import { CREDENTIALS_KEY, commandPath, parseCommandArgs } from './args.js';
 import { printError } from './errors.js';
 import { commandHelp, domainHelp, rootHelp } from './help.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
@@ -77,7 +77,7 @@ function baseCwd(explicit: string | undefined): string {
   try {
     ok = statSync(dir).isDirectory();
   } catch {
-    ok = false;
+    // Missing, unreadable or not a directory: all the same refusal.
   }
   if (!ok) {
     throw new AhError({
@@ -151,7 +151,7 @@ export async function runCli(session: CliSession, host: Omit<Host, 'cwd' | 'expl
   const spec = hostCommand ?? descriptor;
   if (!spec)
     return session.fail(new AhError({ code: 'TYPED_COMMAND_NOT_FOUND', message: `unknown command '${routed.id}'` }), routed.id, { log });
-  const helpCommand = `ah ${routed.id.split('.').join(' ')}`;
+  const helpCommand = commandPath(routed.id);
   let input: Record<string, unknown>;
   let cwd: string;
   try {

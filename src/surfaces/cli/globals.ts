@@ -10,8 +10,6 @@ export interface Globals {
   version: boolean;
 }
 
-export { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
-
 export function emptyGlobals(): Globals {
   return { json: false, quiet: false, help: false, version: false };
 }

@@ -2,11 +2,12 @@
 import type { CliHints, CredentialSlot, DomainInfo, Example } from '../../catalog/descriptor.js';
 import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
 import { argvForExample, usageFor } from '../../catalog/usage.js';
-import { GLOBAL_OPTIONS } from './globals.js';
+import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { kebab } from './args.js';
 import { paint, type Style } from './render.js';
+import { shellQuote } from '../../platform/text.js';
 
-export interface HelpCommand {
+interface HelpCommand {
   id: string;
   title: string;
   description: string;
@@ -113,13 +114,9 @@ export function commandHelp(command: HelpCommand, style: Style): string {
   if (command.examples.length > 0) {
     sections.push('', paint.bold(style, 'Examples:'));
     for (const example of command.examples) {
-      sections.push(`  # ${example.description}`, `  ${argvForExample(command, example.arguments).map(quoteArg).join(' ')}`);
+      sections.push(`  # ${example.description}`, `  ${argvForExample(command, example.arguments).map(shellQuote).join(' ')}`);
     }
   }
   if (command.risk) sections.push('', command.risk);
   return sections.join('\n');
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

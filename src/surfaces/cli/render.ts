@@ -48,6 +48,12 @@ export function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** Prints a host command's result as JSON or text (nothing with --quiet); exit code 0. */
+export function printResult(env: { quiet: boolean; json: boolean }, value: unknown, text: string): number {
+  if (!env.quiet) out(env.json ? renderJson(value) : text);
+  return 0;
+}
+
 export function renderNotices(notices: readonly Notice[], style: Style): string {
   return notices.map((n) => paint.yellow(style, `note: ${n.message}`)).join('\n');
 }

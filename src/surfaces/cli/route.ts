@@ -8,7 +8,7 @@ export type Route =
   | { kind: 'domain'; domain: string; globals: Globals }
   | { kind: 'command'; id: string; tail: string[]; globals: Globals };
 
-export interface RouteTable {
+interface RouteTable {
   /** Every known domain (enabled or not) → its command ids (typed and CLI-only). */
   domains: ReadonlyMap<string, readonly string[]>;
 }

@@ -7,9 +7,10 @@ import { RootObject, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { enterValues } from '../../secrets/entry.js';
 import { createPrompter } from '../../secrets/prompt.js';
+import type { SetupRequest } from '../../secrets/setup-client.js';
 import { SECRET_KINDS, type SecretKind, type SecretMetadata } from '../../secrets/types.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
-import { err, out, renderJson } from './render.js';
+import { err, out, printResult, renderJson } from './render.js';
 
 const ID = Type.String({ minLength: 1, description: 'Record id (how commands and agents refer to it)' });
 const KIND = Type.Union(
@@ -22,12 +23,6 @@ const OPEN = Type.Boolean({ default: false, description: 'Enter the values in th
 
 function metadataOnly(m: SecretMetadata): SecretMetadata {
   return { id: m.id, kind: m.kind, label: m.label, description: m.description };
-}
-
-/** Prints the result (metadata or the init outcome); the invoke path logs the call. */
-function finish(env: HostCliEnv, json: unknown, text: string): number {
-  if (!env.quiet) out(env.json ? renderJson(json) : text);
-  return 0;
 }
 
 function requireTerminal(command: string): void {
@@ -49,10 +44,7 @@ async function prompted(kind: SecretKind, mode: 'create' | 'edit'): Promise<Reco
   }
 }
 
-async function openInBrowser(
-  env: HostCliEnv,
-  request: { action: 'create' | 'edit'; id: string; kind?: string; label?: string; description?: string },
-): Promise<number> {
+async function openInBrowser(env: HostCliEnv, request: SetupRequest): Promise<number> {
   const { openSetup } = await import('../../secrets/setup-client.js');
   const { setup_url, opened } = await openSetup({ env: env.env, request });
   // The URL is the capability: printed for the user, never logged.
@@ -77,7 +69,7 @@ const init: HostCliCommand = {
     const vault = env.catalog.vault;
     const { created } = await vault.init();
     const text = created ? `created the secrets vault: ${vault.path}` : `the secrets vault already exists: ${vault.path}`;
-    return finish(env, { path: vault.path, created }, text);
+    return printResult(env, { path: vault.path, created }, text);
   },
 };
 
@@ -93,19 +85,8 @@ const add: HostCliCommand = {
     { description: 'A database login entered in the browser', arguments: { id: 'billing', kind: 'postgres', open: true } },
   ],
   async run(input, env) {
-    const id = input.id as string;
-    const kind = input.kind as SecretKind;
-    const label = input.label as string | undefined;
-    const description = input.description as string | undefined;
-    if (input.open === true) {
-      return openInBrowser(env, {
-        action: 'create',
-        id,
-        kind,
-        ...(label !== undefined ? { label } : {}),
-        ...(description !== undefined ? { description } : {}),
-      });
-    }
+    const { id, kind, label, description } = input as { id: string; kind: SecretKind; label?: string; description?: string };
+    if (input.open === true) return openInBrowser(env, { action: 'create', id, kind, label, description });
     requireTerminal('add');
     const vault = env.catalog.vault;
     // Fail before the user types anything: no vault, wrong key or a taken id.
@@ -118,10 +99,8 @@ const add: HostCliCommand = {
       });
     }
     const values = await prompted(kind, 'create');
-    const saved = metadataOnly(
-      await vault.add({ id, kind, ...(label !== undefined ? { label } : {}), description: description ?? null, values }),
-    );
-    return finish(env, saved, `added secret '${saved.id}' (${saved.kind})`);
+    const saved = metadataOnly(await vault.add({ id, kind, label, description: description ?? null, values }));
+    return printResult(env, saved, `added secret '${saved.id}' (${saved.kind})`);
   },
 };
 
@@ -137,11 +116,8 @@ const edit: HostCliCommand = {
     { description: 'Relabel and re-enter values in the browser', arguments: { id: 'billing', label: 'Billing DB', open: true } },
   ],
   async run(input, env) {
-    const id = input.id as string;
-    const label = input.label as string | undefined;
-    const description = input.description as string | undefined;
-    const labels = { ...(label !== undefined ? { label } : {}), ...(description !== undefined ? { description } : {}) };
-    if (input.open === true) return openInBrowser(env, { action: 'edit', id, ...labels });
+    const { id, label, description } = input as { id: string; label?: string; description?: string };
+    if (input.open === true) return openInBrowser(env, { action: 'edit', id, label, description });
     requireTerminal('edit');
     const vault = env.catalog.vault;
     const current = (await vault.list()).find((s) => s.id === id);
@@ -154,8 +130,8 @@ const edit: HostCliCommand = {
       });
     }
     const values = await prompted(current.kind, 'edit');
-    const saved = metadataOnly(await vault.edit(id, { ...labels, values }));
-    return finish(env, saved, `updated secret '${saved.id}' (${saved.kind})`);
+    const saved = metadataOnly(await vault.edit(id, { label, description, values }));
+    return printResult(env, saved, `updated secret '${saved.id}' (${saved.kind})`);
   },
 };
 
@@ -168,7 +144,7 @@ const remove: HostCliCommand = {
   examples: [{ description: 'Delete a record', arguments: { id: 'gh-main' } }],
   async run(input, env) {
     const removed = metadataOnly(await env.catalog.vault.remove(input.id as string));
-    return finish(env, removed, `removed secret '${removed.id}' (${removed.kind})`);
+    return printResult(env, removed, `removed secret '${removed.id}' (${removed.kind})`);
   },
 };
 

@@ -7,7 +7,7 @@ import type { Example } from '../../catalog/descriptor.js';
 import { RootObject, Type } from '../../catalog/schema.js';
 import { MAX_TIMEOUT_MS } from '../../runtime/context.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
-import { out, renderJson } from './render.js';
+import { printResult } from './render.js';
 
 type Verb = 'install' | 'start' | 'stop' | 'restart' | 'status' | 'uninstall';
 
@@ -19,11 +19,6 @@ const DESCRIPTIONS: Record<Verb, string> = {
   status: 'Show registration, service manager, runtime, readiness, lifecycle and drift of the managed MCP service; never repairs.',
   uninstall: 'Stop the exact managed instance and remove its registration and lifecycle state (idempotent).',
 };
-
-function print(env: HostCliEnv, value: unknown, text: string): number {
-  if (!env.quiet) out(env.json ? renderJson(value) : text);
-  return 0;
-}
 
 async function runVerb(verb: Verb, input: Record<string, unknown>, env: HostCliEnv): Promise<number> {
   const { serviceContext, definitionFor } = await import('../../service/select.js');
@@ -44,16 +39,16 @@ async function runVerb(verb: Verb, input: Record<string, unknown>, env: HostCliE
         nodePath: process.execPath,
       });
       const result = await ops.install(ctx, definition, input.no_start === true);
-      return print(env, result, mutationText(result));
+      return printResult(env, result, mutationText(result));
     }
     case 'status': {
       const { status, statusText } = await import('../../service/status.js');
       const result = await status(ctx);
-      return print(env, result, statusText(result));
+      return printResult(env, result, statusText(result));
     }
     default: {
       const result = await ops[verb](ctx);
-      return print(env, result, mutationText(result));
+      return printResult(env, result, mutationText(result));
     }
   }
 }
