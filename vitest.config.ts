@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Three projects, so the fast loop stays fast (`npm run test:unit`, seconds) and `npm test` still
 // runs everything:
 // - unit: in-process tests beside the code (src/**) and the catalog check; no build needed.
-// - e2e: the built bin/ah.cjs and real processes (test/e2e, test/integration, the packed tarball).
+// - e2e: the built bin/ah.cjs and real processes (test/e2e, test/integration, test/fuzz, the
+//   packed tarball).
 // - slow: real outside components: the MCP conformance suite, Chromium, a systemd user manager,
 //   the real agent clients. Suites here may need a system program (test/helpers/requires.ts).
 const SLOW = [
@@ -30,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...SLOW],
         },
       },

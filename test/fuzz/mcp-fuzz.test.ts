@@ -136,9 +136,18 @@ function toolCaseArb(tools: readonly Tool[], cwd: string): Arbitrary<ToolCase> {
 /** Calls with generated valid arguments that succeeded: the generator must reach the handlers. */
 const succeeded = { stdio: 0, http: 0 };
 
+/** The HTTP transport's request body cap (1 MiB): a bigger POST is refused before it is parsed. */
+const HTTP_BODY_CAP = 1024 * 1024;
+/** Stands for "refused by the body cap" where a reply is expected (only arguments that break a maxLength get there). */
+const OVER_CAP: Message = { jsonrpc: '2.0', error: { code: 413, message: 'REQUEST_TOO_LARGE' } };
+
 /** An answer to a tools/call: a result (success or tool error) or a JSON-RPC error. */
 function checkToolReply(c: ToolCase, reply: Message | undefined, transport: 'stdio' | 'http'): void {
   expect(reply, `no reply to ${c.tool} ${JSON.stringify(c.args).slice(0, 300)}`).toBeDefined();
+  if (reply === OVER_CAP) {
+    expect(c.mustFail, `valid arguments over the body cap: ${c.tool}`).toBe(true);
+    return;
+  }
   const result = reply?.result as { isError?: boolean } | undefined;
   if (c.mustFail) {
     const refused = result?.isError === true || reply?.error !== undefined;
@@ -259,6 +268,13 @@ describe(`fuzz over HTTP (${CASES} cases)`, () => {
   async function postAndCheck(body: string, id: string | number | undefined, inSession: boolean): Promise<Message | undefined> {
     const res = await peer.post(body, inSession);
     expect(res.status, `${res.status} for ${body.slice(0, 200)}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+    // The body cap answers before any JSON-RPC is read (there is no id to answer yet): that refusal
+    // is the transport's own {error: {code, message}} with 413, and only for a body over the cap.
+    if (res.status === 413) {
+      expect(Buffer.byteLength(body), `413 for a body under the cap: ${body.slice(0, 200)}`).toBeGreaterThan(HTTP_BODY_CAP);
+      expect((JSON.parse(res.body) as { error?: { code?: string } }).error?.code).toBe('REQUEST_TOO_LARGE');
+      return OVER_CAP;
+    }
     const messages = messagesOf(res.type, res.body);
     if (messages === undefined) {
       // Not JSON-RPC: only our own route errors ({error: {code, message}}) may answer that way.

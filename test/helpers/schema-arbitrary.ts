@@ -2,7 +2,7 @@
  * fast-check arbitraries from the JSON Schemas our tools publish: values that satisfy a schema,
  * and values that break it in one known way. Covers the keywords the catalog uses: type (and type
  * lists), properties, required, additionalProperties, const, enum, anyOf/oneOf, minimum/maximum,
- * exclusiveMinimum/exclusiveMaximum, minLength/maxLength, items, minItems/maxItems; description,
+ * exclusiveMinimum/exclusiveMaximum, minLength/maxLength, pattern, items, minItems/maxItems; description,
  * default, $schema and title are ignored. An unknown keyword fails loudly, so a new schema shape
  * is noticed instead of fuzzed wrongly.
  */
@@ -30,6 +30,7 @@ const KNOWN = new Set([
   'exclusiveMaximum',
   'minLength',
   'maxLength',
+  'pattern',
   'items',
   'minItems',
   'maxItems',
@@ -46,6 +47,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : und
 function stringArb(schema: Schema): Arbitrary<string> {
   const minLength = num(schema.minLength) ?? 0;
   const maxLength = Math.min(num(schema.maxLength) ?? 24, Math.max(minLength, 24));
+  // A pattern-constrained string (an owner/repo, a date, NAME=value) is generated from the pattern.
+  if (typeof schema.pattern === 'string')
+    return fc
+      .stringMatching(new RegExp(schema.pattern, 'u'))
+      .filter((s) => s.length >= minLength && s.length <= (num(schema.maxLength) ?? Number.MAX_SAFE_INTEGER));
   return fc.oneof(
     fc.string({ minLength, maxLength }),
     fc.string({ unit: 'grapheme', minLength, maxLength }),
