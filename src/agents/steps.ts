@@ -4,10 +4,11 @@
  * is re-applied to the file as it is at execution time: a client that rewrote its config between
  * our probe and our write (Claude sessions do) does not lose its change.
  */
-import { mkdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
+import { mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { AhError } from '../errors.js';
 import { writeFileAtomic } from '../platform/atomic-write.js';
 import { runProcess } from '../platform/exec.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 import type { AgentContext } from './context.js';
 import { lineDiff } from './diff.js';
 import { isSensitiveName, REDACTED, redactText } from '../logging/redact.js';
@@ -77,15 +78,6 @@ export function describeSteps(steps: readonly Step[]): string[] {
   return lines;
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
 /** The file a write lands in: through a symlink (dotfile managers link configs) to its target. */
 async function writeTarget(path: string): Promise<{ target: string; mode: number }> {
   try {
@@ -98,7 +90,7 @@ async function writeTarget(path: string): Promise<{ target: string; mode: number
 
 async function applyFile(step: FileStep): Promise<void> {
   const { target, mode } = await writeTarget(step.path);
-  const current = await readOrNull(target);
+  const current = await readTextIfPresent(target);
   const next = step.edit(current);
   if (next === current) return;
   if (next === null) {

@@ -20,10 +20,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { AhError } from '../errors.js';
 import { bootId, pidAlive, processStartTime } from './processes.js';
+import { readTextIfPresent } from './read-text.js';
 
 /** A lock file that cannot be parsed (written by hand, another tool) is stale after this age. */
 const UNPARSABLE_STALE_MS = 10_000;
@@ -79,15 +80,6 @@ function ownerAlive(owner: Owner): boolean {
   return true;
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
 function tempName(lockPath: string): string {
   return `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
@@ -128,7 +120,7 @@ async function attempt(lockPath: string, depth: number): Promise<Attempt> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const content = await readOrNull(lockPath);
+    const content = await readTextIfPresent(lockPath);
     if (content === null) return { kind: 'retry' };
     if (!(await isStale(lockPath, content)) || depth >= MAX_TAKEOVER_DEPTH) return { kind: 'busy' };
     const digest = createHash('sha256').update(content).digest('hex').slice(0, 16);
@@ -136,7 +128,7 @@ async function attempt(lockPath: string, depth: number): Promise<Attempt> {
     if (claim.kind !== 'held') return claim;
     try {
       // Under the claim only we may replace this generation of the lock; re-check it is unchanged.
-      if ((await readOrNull(lockPath)) !== content) return { kind: 'retry' };
+      if ((await readTextIfPresent(lockPath)) !== content) return { kind: 'retry' };
       await rename(temp, lockPath);
       return { kind: 'held', lock: heldLock(lockPath, token) };
     } finally {
@@ -163,7 +155,7 @@ export async function acquireLock(lockPath: string, options: { timeoutMs: number
 
 /** True when a live owner holds `lockPath` right now. */
 export async function lockHeld(lockPath: string): Promise<boolean> {
-  const content = await readOrNull(lockPath).catch(() => null);
+  const content = await readTextIfPresent(lockPath).catch(() => null);
   if (content === null) return false;
   return !(await isStale(lockPath, content));
 }
