@@ -71,6 +71,7 @@ export async function callTool(core: McpCore, name: string, rawArgs: unknown, me
       log: { parameters: args, requestId: meta.requestId, tool: name },
     },
   );
-  if (outcome.ok) return successResult(outcome.data, meta.requestId, outcome.text, outcome.notices, outcome.content);
+  if (outcome.ok)
+    return successResult(outcome.data, meta.requestId, outcome.text, outcome.notices, outcome.content, core.transport === 'stdio');
   return errorResult(outcome.error, { operation: commandId });
 }

@@ -1,6 +1,7 @@
 /** Outcome → MCP CallToolResult. Only protocol problems become JSON-RPC errors elsewhere. */
 import type { Notice, ToolContent } from '../../catalog/descriptor.js';
 import { toDiagnostic } from '../../errors.js';
+import { rememberLargeResult, toolResultBytes } from './serialized.js';
 import { DIAGNOSTIC_META, EXECUTION_META } from './tool-definition.js';
 
 export interface ToolResult {
@@ -16,6 +17,8 @@ export interface ToolResult {
  * would double the payload, and the structured content already carries the same data.
  */
 export const MAX_RENDERED_TEXT_BYTES = 16 * 1024;
+/** Results from this size of JSON on are written from the text they were built with (serialized.ts). */
+const PRESERIALIZE_MIN_CHARS = 64 * 1024;
 
 /** True when the rendering is exactly one of the result's top-level strings (a plain file read). */
 function repeatsField(data: Record<string, unknown>, text: string): boolean {
@@ -29,6 +32,8 @@ export function successResult(
   text?: string,
   notices?: readonly Notice[],
   content?: readonly ToolContent[],
+  /** Whether the transport writes from serialized.ts (stdio); others would only hold the text. */
+  preserialize = false,
 ): ToolResult {
   const execution: Record<string, unknown> = { request_id: requestId };
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts skip the byte count.
@@ -40,12 +45,14 @@ export function successResult(
   )
     execution.text = text;
   if (notices && notices.length > 0) execution.notices = notices;
-  return {
-    // A command that builds its own content (an image, a resource) replaces the JSON text block.
-    content: content ? [...content] : [{ type: 'text', text: JSON.stringify(data) }],
-    structuredContent: data,
-    _meta: { [EXECUTION_META]: execution },
-  };
+  const meta = { [EXECUTION_META]: execution };
+  // A command that builds its own content (an image, a resource) replaces the JSON text block.
+  if (content) return { content: [...content], structuredContent: data, _meta: meta };
+  const json = JSON.stringify(data);
+  const result = { content: [{ type: 'text' as const, text: json }], structuredContent: data, _meta: meta };
+  // The data's JSON is already at hand: the stdio wire need not serialize the data a second time.
+  if (preserialize && json.length >= PRESERIALIZE_MIN_CHARS) rememberLargeResult(result, () => toolResultBytes(json, meta));
+  return result;
 }
 
 export function errorResult(error: unknown, fallback?: { domain?: string; operation?: string }): ToolResult {

@@ -6,6 +6,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/
 import type { ClientChannel } from '../../runtime/invoke.js';
 import { VERSION } from '../../version.js';
 import { type CallMeta, callTool, type McpCore, UnknownToolError } from './call.js';
+import { rememberSerialized } from './serialized.js';
 import { type ToolList, toolList } from './tool-definition.js';
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -19,8 +20,6 @@ export function requestIdFor(id: string | number): string {
 
 /** The tools/list result of a tool list (one per catalog revision), serialised once. */
 const listResults = new WeakMap<ToolList, { tools: unknown[] }>();
-/** Result object → its JSON, for transports that can write the text as it is (stdio). */
-const serializedResults = new WeakMap<object, string>();
 
 function listResult(core: McpCore): { tools: unknown[] } {
   const list = toolList(core.catalog.snapshot());
@@ -28,17 +27,9 @@ function listResult(core: McpCore): { tools: unknown[] } {
   if (!result) {
     result = { tools: list.tools };
     listResults.set(list, result);
-    serializedResults.set(result, JSON.stringify(result));
+    rememberSerialized(result, [JSON.stringify(result)]);
   }
   return result;
-}
-
-/**
- * The JSON text of a result this module serialized ahead (the tools/list result), or undefined.
- * Keyed by object identity, so a result the SDK rewrote on its way out is never matched.
- */
-export function preserializedResult(result: unknown): string | undefined {
-  return typeof result === 'object' && result !== null ? serializedResults.get(result) : undefined;
 }
 
 type Notify = (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;

@@ -28,7 +28,7 @@ export const activity = defineCommand({
   id: 'postgres.activity',
   title: 'Server activity',
   description:
-    "List client sessions from pg_stat_activity (ah's own session left out): database, role, application, client address, state, timings, wait event and query text. Other roles' query text needs pg_read_all_stats.",
+    "List client sessions from pg_stat_activity (ah's own sessions left out): database, role, application, client address, state, timings, wait event and query text. Other roles' query text needs pg_read_all_stats.",
   inputSchema: input,
   outputSchema: output,
   effects: READ_EFFECTS,
@@ -36,15 +36,17 @@ export const activity = defineCommand({
   stateless: true,
   examples: [{ description: 'Sessions running a statement now', arguments: { active: true } }],
   render: renderList,
-  run: (args: Static<typeof input>, ctx) =>
-    runListing<'postgres.activity', Static<typeof row>>('postgres.activity', args, ctx, {
+  run: async (args: Static<typeof input>, ctx) => {
+    const { idlePids } = await import('./pool.js');
+    return runListing<'postgres.activity', Static<typeof row>>('postgres.activity', args, ctx, {
       text: `select pid, datname as database, usename as "user", application_name, host(client_addr) as client_addr, state,
   state_change, query_start, wait_event_type, wait_event, query
 from pg_stat_activity
-where backend_type = 'client backend' and pid <> pg_backend_pid()
+where backend_type = 'client backend' and pid <> pg_backend_pid() and pid <> all($3::int[])
   and (not $1::bool or state = 'active')
   and (not $2::bool or state in ('idle in transaction', 'idle in transaction (aborted)'))
 order by query_start nulls last, pid`,
-      values: [args.active, args.idle_in_tx],
-    }),
+      values: [args.active, args.idle_in_tx, idlePids()],
+    });
+  },
 });

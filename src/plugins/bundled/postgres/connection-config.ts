@@ -37,7 +37,7 @@ export interface ConnectionConfig {
   sslrootcertExplicit: boolean;
   connectTimeoutMs: number;
   statementTimeoutMs: number | null;
-  /** Looked up only when the server asks for one (so a trust login reads no files). */
+  /** Looked up when the server asks for one, or by the MCP server to key a kept connection (pool.ts). */
   password: () => Promise<string | null>;
 }
 

@@ -30,7 +30,7 @@ export const ping = defineCommand({
   async run(args: Static<typeof input>, ctx): Promise<Output> {
     const { withSession } = await import('./session.js');
     const started = performance.now();
-    return withSession(args, ctx, { readOnly: true, operation: 'postgres.ping' }, async (session) => {
+    return withSession(args, ctx, { readOnly: true, operation: 'postgres.ping', fresh: true }, async (session) => {
       const [row] = await session.rows<Omit<Output, 'command' | 'ok' | 'latency_ms'>>(IDENTITY_SQL);
       const latency = Math.round((performance.now() - started) * 10) / 10;
       return { command: 'postgres.ping', ok: true, ...(row as Omit<Output, 'command' | 'ok' | 'latency_ms'>), latency_ms: latency };

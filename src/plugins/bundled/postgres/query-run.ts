@@ -22,6 +22,8 @@ export const QUERY_MAX_ROWS = 100_000;
  * content and its text block), and the SDK's stdio client refuses a message over 10 MB.
  */
 export const QUERY_MAX_BYTES = 3 * 1024 * 1024;
+/** Most rows asked of the server in one read. */
+const MAX_BATCH = 16_384;
 
 export interface QueryResult {
   columns: { name: string; type: string }[];
@@ -178,7 +180,10 @@ export async function readRows(
           rows.push(got[i] as Record<string, unknown>);
         }
         if (truncatedBy !== null || got.length < ask) break;
-        batch = Math.min(batch * 4, 8192);
+        // Next, as many rows as the byte budget still holds at the average size so far (each
+        // round trip leaves the server idle while rows are built), within 256…16384.
+        const average = Math.max(1, bytes / rows.length);
+        batch = Math.min(MAX_BATCH, Math.max(256, Math.ceil((maxBytes - bytes) / average) + 1));
       }
     } finally {
       if (!ctx.signal.aborted) await cursor.close().catch(() => undefined);

@@ -12,6 +12,7 @@ import { AhError } from '../../../errors.js';
 import { importModule } from '../../../platform/import-module.js';
 import { type ConnectionConfig, type ConnectionInput, resolveConnection } from './connection-config.js';
 import { isTlsError, mapError, sqlState, type Target } from './errors.js';
+import { keep, poolKey, take } from './pool.js';
 import { openedStream, preferTls } from './prefer-tls.js';
 import { type Attempt, tlsAttempts } from './tls.js';
 import { VALUE_TYPES } from './value-types.js';
@@ -47,6 +48,8 @@ export interface SessionOptions {
   /** Every transaction of the session is READ ONLY (default_transaction_read_only, set at start-up). */
   readOnly: boolean;
   operation: string;
+  /** A new connection even when a kept one would do (ping reports on connecting). */
+  fresh?: boolean;
 }
 
 /** Sends a CancelRequest for a backend over a fresh socket (bounded to 2 s; errors ignored). */
@@ -165,7 +168,15 @@ async function closeClient(client: Client): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Opens a session, runs `fn` in it, and always closes it. */
+/** True for a failure of the connection itself (no SQLSTATE, not ours): a kept one may have died idle. */
+function connectionLost(error: unknown): boolean {
+  return !(error instanceof AhError) && sqlState(error) === null;
+}
+
+/**
+ * Opens a session (or takes a kept one: pool.ts), runs `fn` in it, and closes it; a read-only
+ * session of the MCP server is reset and kept for the next call instead.
+ */
 export async function withSession<T>(
   input: ConnectionInput,
   ctx: CommandContext,
@@ -175,8 +186,16 @@ export async function withSession<T>(
   const config = await resolveConnection(input, ctx);
   const target: Target = { host: config.host, port: config.port, user: config.user, database: config.database };
   let secret: string | null = null;
+  let lookup: Promise<string | null> | undefined;
+  const known = () => {
+    lookup ??= config.password().then((value) => {
+      if (value !== null) secret = value;
+      return value;
+    });
+    return lookup;
+  };
   const password = async () => {
-    const value = await config.password();
+    const value = await known();
     if (value === null) {
       throw new AhError({
         code: 'POSTGRES_AUTH_FAILED',
@@ -187,7 +206,6 @@ export async function withSession<T>(
         operation: options.operation,
       });
     }
-    secret = value;
     return value;
   };
   const fail = (error: unknown): AhError => {
@@ -196,36 +214,58 @@ export async function withSession<T>(
   };
   ctx.signal.throwIfAborted();
   const pg = await loadPg();
-  let client: Client;
-  try {
-    client = await connect(pg, config, password, ctx, options.readOnly);
-  } catch (error) {
-    throw fail(error);
-  }
-  const backend = client as unknown as { processID: number | null; secretKey: number | null };
-  const onAbort = () => {
-    if (backend.processID !== null && backend.secretKey !== null) void sendCancel(config, backend.processID, backend.secretKey);
-    streamOf(client)?.destroy();
+  const key = options.readOnly && ctx.transport === 'mcp' ? poolKey(config, config.statementTimeoutMs, await known()) : undefined;
+  const open = async (): Promise<Client> => {
+    try {
+      return await connect(pg, config, password, ctx, options.readOnly);
+    } catch (error) {
+      throw fail(error);
+    }
   };
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const session: Session = {
-    client,
-    target,
-    async rows<R>(text: string, values?: readonly unknown[]) {
-      // Always the extended protocol: one statement per call, never a ;-separated script.
-      const config = { text, values: (values ?? []) as unknown[], queryMode: 'extended' };
-      const result = await client.query(config as QueryConfig);
-      return result.rows as R[];
-    },
-    fail,
+  const run = async (client: Client): Promise<T> => {
+    const backend = client as unknown as { processID: number | null; secretKey: number | null };
+    const onAbort = () => {
+      if (backend.processID !== null && backend.secretKey !== null) void sendCancel(config, backend.processID, backend.secretKey);
+      streamOf(client)?.destroy();
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const session: Session = {
+      client,
+      target,
+      async rows<R>(text: string, values?: readonly unknown[]) {
+        // Always the extended protocol: one statement per call, never a ;-separated script.
+        const config = { text, values: (values ?? []) as unknown[], queryMode: 'extended' };
+        const result = await client.query(config as QueryConfig);
+        return result.rows as R[];
+      },
+      fail,
+    };
+    try {
+      return await fn(session);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
   };
+  const kept = key === undefined || options.fresh === true ? undefined : await take(key);
+  let client = kept ?? (await open());
+  let result: T;
   try {
-    return await fn(session);
+    try {
+      result = await run(client);
+    } catch (error) {
+      if (kept === undefined || ctx.signal.aborted || !connectionLost(error)) throw error;
+      // The kept connection died while idle: once more on a new one (the session only reads).
+      streamOf(client)?.destroy();
+      client = await open();
+      result = await run(client);
+    }
   } catch (error) {
-    throw fail(error);
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
     if (ctx.signal.aborted) streamOf(client)?.destroy();
     else await closeClient(client);
+    throw fail(error);
   }
+  if (ctx.signal.aborted) streamOf(client)?.destroy();
+  else if (key !== undefined) keep(key, client);
+  else await closeClient(client);
+  return result;
 }

@@ -9,7 +9,7 @@
  */
 import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { EventLog } from '../../../logging/types.js';
-import { preserializedResult } from '../server.js';
+import { preserializedResult } from '../serialized.js';
 import {
   type ErrorReply,
   errorReply,
@@ -54,6 +54,31 @@ export interface LineTransportOptions {
   maxLineBytes?: number;
 }
 
+/** From this length on a batch is encoded here rather than by the stream (see encodeBatch). */
+const ENCODE_MIN_CHARS = 64 * 1024;
+
+/**
+ * The bytes of a batch (pieces of lines). Small batches go to the stream as text. Large ones are
+ * encoded piece by piece into one buffer sized by Buffer.byteLength: on Node 20 that takes 3 ms
+ * for a 4 MB result here, where the stream's own conversion of the joined string (Buffer.from of
+ * a concatenated rope) takes 12–15 ms.
+ */
+function encodeBatch(pieces: (string | Buffer)[]): string | Buffer {
+  let chars = 0;
+  let text = true;
+  for (const piece of pieces) {
+    chars += piece.length;
+    if (typeof piece !== 'string') text = false;
+  }
+  if (text && chars < ENCODE_MIN_CHARS) return pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
+  let bytes = 0;
+  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  const buffer = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? buffer.write(piece, at, 'utf8') : piece.copy(buffer, at);
+  return buffer;
+}
+
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -67,7 +92,8 @@ export class LineTransport implements Transport {
   private started = false;
   private closed = false;
   /** Lines waiting for the end of this turn of the event loop (see flush). */
-  private outbox: string[] = [];
+  /** Pieces of the lines sent this turn, in order (a preserialized result is several). */
+  private outbox: (string | Buffer)[] = [];
   private batch: Promise<void> | undefined;
   private settleBatch: { resolve: () => void; reject: (error: Error) => void } | undefined;
   /** Batches whose write is still buffered in the output stream. */
@@ -204,12 +230,10 @@ export class LineTransport implements Transport {
     const response = message as { result?: unknown; id?: unknown };
     const raw = response.result === undefined ? undefined : preserializedResult(response.result);
     // Results serialized ahead go out as they are: the same text as JSON.stringify of
-    // {result, jsonrpc, id}, without stringifying the tool list again per request.
-    const line =
-      raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string')
-        ? `{"result":${raw},"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}\n`
-        : `${JSON.stringify(message)}\n`;
-    this.outbox.push(line);
+    // {result, jsonrpc, id}, without stringifying the tool list or a large result again.
+    if (raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string'))
+      this.outbox.push('{"result":', ...raw, `,"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}\n`);
+    else this.outbox.push(JSON.stringify(message), '\n');
     if (this.batch === undefined) {
       this.batch = new Promise<void>((resolve, reject) => {
         this.settleBatch = { resolve, reject };
@@ -225,7 +249,7 @@ export class LineTransport implements Transport {
    * message. Every send of the batch settles with that write (backpressure: at its drain).
    */
   private readonly flush = () => {
-    const lines = this.outbox;
+    const pieces = this.outbox;
     const settle = this.settleBatch;
     // Already written by shut().
     if (settle === undefined) return;
@@ -237,7 +261,7 @@ export class LineTransport implements Transport {
       settle.reject(new Error('the stdio transport is closed'));
       return;
     }
-    if (output.write(lines.length === 1 ? (lines[0] as string) : lines.join(''))) settle.resolve();
+    if (output.write(encodeBatch(pieces))) settle.resolve();
     else {
       // Backpressure: this batch settles at the drain, or fails with the output (onOutputError).
       this.unflushed.push(settle);

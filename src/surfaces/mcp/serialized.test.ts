@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { successResult } from './results.js';
+import { preserializedResult, toolResultBytes } from './serialized.js';
+
+const text = (pieces: readonly (string | Buffer)[]) =>
+  Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString('utf8');
+
+/** Data whose JSON has every kind of character quoting treats differently, and is large. */
+function awkwardData(): Record<string, unknown> {
+  const rows = [];
+  for (let i = 0; i < 3000; i += 1)
+    rows.push({ id: i, q: 'say "hi"\\ now', ctl: '\u0001\t\n', wide: 'é 漢字 😀', seps: '\u2028\u2029', lone: '\ud800x', n: null });
+  return { command: 'x.test', rows };
+}
+
+/** What the SDK hands the transport: a validated copy with the same members, not the same object. */
+function copied(result: Record<string, unknown>): Record<string, unknown> {
+  const content = (result.content as Record<string, unknown>[]).map((block) => ({ ...block }));
+  return {
+    _meta: { ...(result._meta as object) },
+    content,
+    structuredContent: { ...(result.structuredContent as object) },
+  };
+}
+
+describe('large tool results written from their own JSON', () => {
+  it('toolResultBytes is byte for byte JSON.stringify of the result', () => {
+    const data = awkwardData();
+    const json = JSON.stringify(data);
+    const meta = { 'dev.aihelper/execution': { request_id: 'mcp:n:1:e:1', notices: ['ü'] } };
+    const expected = JSON.stringify({ content: [{ type: 'text', text: json }], structuredContent: data, _meta: meta });
+    const pieces = toolResultBytes(json, meta);
+    expect(pieces).toHaveLength(1);
+    expect(text(pieces)).toBe(expected);
+  });
+
+  it('matches the SDK copy of a large stdio result by its text block, once', () => {
+    const result = successResult(awkwardData(), 'mcp:n:7:e:7', undefined, undefined, undefined, true);
+    const sent = copied(result);
+    const pieces = preserializedResult(sent);
+    expect(pieces).toBeDefined();
+    expect(JSON.parse(text(pieces ?? []))).toEqual(JSON.parse(JSON.stringify(result)));
+    // Taken: a second send of the same text serializes normally.
+    expect(preserializedResult(copied(result))).toBeUndefined();
+  });
+
+  it('is not used when the copy differs, for small results, or off stdio', () => {
+    const changed = successResult(awkwardData(), 'mcp:n:8:e:8', undefined, undefined, undefined, true);
+    const sent = copied(changed);
+    (sent.structuredContent as Record<string, unknown>).extra = true;
+    expect(preserializedResult(sent)).toBeUndefined();
+    const small = successResult({ command: 'x.small' }, 'mcp:n:9:e:9', undefined, undefined, undefined, true);
+    expect(preserializedResult(copied(small))).toBeUndefined();
+    const http = successResult(awkwardData(), 'mcp:n:10:e:10');
+    expect(preserializedResult(copied(http))).toBeUndefined();
+  });
+});
