@@ -193,7 +193,7 @@ export async function run({ rounds = 15, warmup = 5 } = {}) {
         'ah ÷ psql',
       ],
       tableRows,
-    )}\n\nEach ah call and each floor call opens and closes its own connection (scram auth included); psql is a new process per call. Load average ${load[0]} at the start, ${load[1]} at the end.`;
+    )}\n\nah keeps its read-only connections between calls, as a long-running MCP server does (pool.ts: reset with DISCARD ALL after each call); each floor call opens, authenticates (scram) and closes its own connection; psql is a new process per call. Load average ${load[0]} at the start, ${load[1]} at the end.`;
   } finally {
     await server.stop();
     rmSync(scratch, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
- * Reads a read-only statement's rows through a cursor (pg-cursor: a named portal read in growing
- * batches), so a limit stops the server from sending more than one row past it, and a result too
+ * Reads a read-only statement's rows through a cursor (pg-cursor: a portal read in batches, the
+ * later ones sized by the byte budget left), so a limit stops the server from sending more than one row past it, and a result too
  * large for an answer stops at a row or byte cap instead of filling memory.
  *
  * Rows are built where the driver hands over each row's raw text values: one object per row,

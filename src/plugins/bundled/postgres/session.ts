@@ -1,8 +1,9 @@
 /**
- * One connection per call through node-postgres (imported here, on first use, from outside the
- * bundle). The session ends when the call does; an abort or timeout of the call sends the server
- * a cancel request for the running statement and closes the socket, so nothing keeps running in
- * the database after ah has given up on it.
+ * A session per call through node-postgres (imported here, on first use, from outside the
+ * bundle): a new connection, or for a read-only call of the MCP server one kept from an earlier
+ * call (pool.ts). The session ends when the call does; an abort or timeout of the call sends the
+ * server a cancel request for the running statement and closes the socket, so nothing keeps
+ * running in the database after ah has given up on it.
  */
 import { connect as netConnect } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
