@@ -1,7 +1,8 @@
 /**
  * Reads a read-only statement's rows through a cursor (pg-cursor: a portal read in batches, the
- * later ones sized by the byte budget left), so a limit stops the server from sending more than one row past it, and a result too
- * large for an answer stops at a row or byte cap instead of filling memory.
+ * later ones sized by the byte budget left), so a limit stops the server from sending more than
+ * one row past it, and a result too large for an answer stops at a row or byte cap instead of
+ * filling memory.
  *
  * Rows are built where the driver hands over each row's raw text values: one object per row,
  * cloned from a template that already has every column (so all rows share one shape and each
