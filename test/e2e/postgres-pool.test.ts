@@ -5,6 +5,7 @@
  * password, is left out of postgres.activity, and is replaced when the server ends it.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySourceFromHex } from '../../src/secrets/keys.js';
@@ -18,6 +19,33 @@ const PASSWORD = `pw-pool-${randomBytes(8).toString('hex')}`;
 
 let pg: TestPostgres;
 let stdio: StdioServer;
+let proxy: Server;
+/** Client sides of the proxy's connections: a poisoned one answers its next bytes with a TCP reset. */
+const proxied = new Set<Socket>();
+const poisoned = new WeakSet<Socket>();
+
+/** A TCP proxy in front of the server, to break a kept connection the way a network does. */
+function startProxy(target: number): Promise<number> {
+  proxy = createServer((client) => {
+    const upstream = netConnect({ host: '127.0.0.1', port: target });
+    proxied.add(client);
+    client.on('data', (chunk) => {
+      if (poisoned.has(client)) {
+        upstream.destroy();
+        client.resetAndDestroy();
+      } else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    const drop = () => {
+      proxied.delete(client);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve((proxy.address() as { port: number }).port)));
+}
 
 type Result = { isError?: boolean; structuredContent?: { rows?: Record<string, unknown>[] }; _meta?: Record<string, unknown> };
 
@@ -48,11 +76,15 @@ beforeAll(async () => {
   const base = { host: '127.0.0.1', port: String(pg.port), user: 'pooler', database: 'pooldb', sslmode: 'disable' };
   await vault.add({ id: 'pooled', kind: 'postgres', values: { ...base, password: PASSWORD } });
   await vault.add({ id: 'wrong', kind: 'postgres', values: { ...base, password: 'not-the-password' } });
+  const proxyPort = await startProxy(pg.port);
+  await vault.add({ id: 'proxied', kind: 'postgres', values: { ...base, port: String(proxyPort), password: PASSWORD } });
   stdio = await connectStdio([], { env: ah.env });
 }, 60_000);
 
 afterAll(async () => {
   await stdio?.close();
+  for (const socket of proxied) socket.destroy();
+  await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
   await pg?.stop();
 });
 
@@ -101,6 +133,14 @@ describe('kept connections', () => {
     while ((await pg.sql('select 1 from pg_stat_activity where pid = $1', [before.pid])).length > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     const after = await row('select pg_backend_pid() as pid');
+    expect(after.pid).not.toBe(before.pid);
+  });
+
+  it('retries on a new connection when the kept one turns out broken', async () => {
+    const before = await row('select pg_backend_pid() as pid', 'proxied');
+    // The kept connection looks open to ah; its next bytes get a TCP reset.
+    for (const socket of proxied) poisoned.add(socket);
+    const after = await row('select pg_backend_pid() as pid', 'proxied');
     expect(after.pid).not.toBe(before.pid);
   });
 });

@@ -162,33 +162,32 @@ export async function readRows(
     let bytes = 0;
     let truncatedBy: QueryResult['truncated_by'] = null;
     let batch = Math.min(want + 1, 256);
-    try {
-      for (;;) {
-        const ask = Math.min(batch, want + 1 - rows.length);
-        cursor.sizes = [];
-        const got = (await cursor.read(ask)) as Record<string, unknown>[];
-        const sizes = cursor.sizes;
-        for (let i = 0; i < got.length; i += 1) {
-          if (rows.length === want) {
-            truncatedBy = options.limit !== null && options.limit <= QUERY_MAX_ROWS ? 'limit' : 'max_rows';
-            break;
-          }
-          bytes += sizes[i] as number;
-          if (bytes > maxBytes) {
-            truncatedBy = 'max_bytes';
-            break;
-          }
-          rows.push(got[i] as Record<string, unknown>);
+    for (;;) {
+      const ask = Math.min(batch, want + 1 - rows.length);
+      cursor.sizes = [];
+      const got = (await cursor.read(ask)) as Record<string, unknown>[];
+      const sizes = cursor.sizes;
+      for (let i = 0; i < got.length; i += 1) {
+        if (rows.length === want) {
+          truncatedBy = options.limit !== null && options.limit <= QUERY_MAX_ROWS ? 'limit' : 'max_rows';
+          break;
         }
-        if (truncatedBy !== null || got.length < ask) break;
-        // Next, as many rows as the byte budget still holds at the average size so far (each
-        // round trip leaves the server idle while rows are built), within 256…16384.
-        const average = Math.max(1, bytes / rows.length);
-        batch = Math.min(MAX_BATCH, Math.max(256, Math.ceil((maxBytes - bytes) / average) + 1));
+        bytes += sizes[i] as number;
+        if (bytes > maxBytes) {
+          truncatedBy = 'max_bytes';
+          break;
+        }
+        rows.push(got[i] as Record<string, unknown>);
       }
-    } finally {
-      if (!ctx.signal.aborted) await cursor.close().catch(() => undefined);
+      if (truncatedBy !== null || got.length < ask) break;
+      // Next, as many rows as the byte budget still holds at the average size so far (each
+      // round trip leaves the server idle while rows are built), within 256…16384.
+      const average = Math.max(1, bytes / rows.length);
+      batch = Math.min(MAX_BATCH, Math.max(256, Math.ceil((maxBytes - bytes) / average) + 1));
     }
+    // Closed only after reads that succeeded: pg-cursor's close waits for a ReadyForQuery that a
+    // broken connection never sends (a failed read leaves the connection to the session to close).
+    if (!ctx.signal.aborted) await cursor.close().catch(() => undefined);
     const shape = cursor.shape;
     const columns = shape === null ? [] : shape.names.map((name, i) => ({ name, type: typeName(shape.fields[i]?.dataTypeID ?? 0) }));
     return { columns, rows, row_count: rows.length, truncated: truncatedBy !== null, truncated_by: truncatedBy };

@@ -248,7 +248,7 @@ export async function withSession<T>(
     }
   };
   const kept = key === undefined || options.fresh === true ? undefined : await take(key);
-  let client = kept ?? (await open());
+  let client: Client | undefined = kept ?? (await open());
   let result: T;
   try {
     try {
@@ -257,12 +257,16 @@ export async function withSession<T>(
       if (kept === undefined || ctx.signal.aborted || !connectionLost(error)) throw error;
       // The kept connection died while idle: once more on a new one (the session only reads).
       streamOf(client)?.destroy();
+      client = undefined;
       client = await open();
       result = await run(client);
     }
   } catch (error) {
-    if (ctx.signal.aborted) streamOf(client)?.destroy();
-    else await closeClient(client);
+    if (client !== undefined) {
+      // A broken connection cannot say goodbye: only the socket is left to close.
+      if (ctx.signal.aborted || connectionLost(error)) streamOf(client)?.destroy();
+      else await closeClient(client);
+    }
     throw fail(error);
   }
   if (ctx.signal.aborted) streamOf(client)?.destroy();
