@@ -51,7 +51,7 @@ export function rememberLargeResult(result: ToolResultShape, pieces: () => Piece
 }
 
 function sameMembers(a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean {
-  if (a === undefined || a === null || typeof a !== 'object') return false;
+  if (typeof a !== 'object' || a === null) return false;
   const keys = Object.keys(b);
   if (Object.keys(a).length !== keys.length) return false;
   for (const key of keys) if (a[key] !== b[key]) return false;

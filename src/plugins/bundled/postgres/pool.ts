@@ -15,7 +15,7 @@ import type { Client } from 'pg';
 import type { ConnectionConfig } from './connection-config.js';
 
 /** Idle time after which a kept connection is closed. */
-export const IDLE_MS = 30_000;
+const IDLE_MS = 30_000;
 const MAX_PER_KEY = 4;
 const MAX_IDLE = 16;
 
@@ -35,11 +35,12 @@ interface Socketish {
   destroy(): void;
 }
 
-function socketOf(client: Client): Socketish | undefined {
+/** The driver's socket of a client (pg keeps it on `connection.stream`), to destroy or (un)ref. */
+export function socketOf(client: Client): Socketish | undefined {
   return (client as unknown as { connection?: { stream?: Socketish } }).connection?.stream;
 }
 
-export function poolKey(config: ConnectionConfig, statementTimeoutMs: number | null, password: string | null): string {
+export function poolKey(config: ConnectionConfig, password: string | null): string {
   salt ??= randomBytes(16);
   const secret = password === null ? '' : createHash('sha256').update(salt).update(password).digest('base64');
   return JSON.stringify([
@@ -49,7 +50,7 @@ export function poolKey(config: ConnectionConfig, statementTimeoutMs: number | n
     config.database,
     config.sslmode,
     config.sslrootcert,
-    statementTimeoutMs,
+    config.statementTimeoutMs,
     secret,
   ]);
 }

@@ -13,7 +13,7 @@ import { AhError } from '../../../errors.js';
 import { importModule } from '../../../platform/import-module.js';
 import { type ConnectionConfig, type ConnectionInput, resolveConnection } from './connection-config.js';
 import { isTlsError, mapError, sqlState, type Target } from './errors.js';
-import { keep, poolKey, take } from './pool.js';
+import { keep, poolKey, socketOf, take } from './pool.js';
 import { openedStream, preferTls } from './prefer-tls.js';
 import { type Attempt, tlsAttempts } from './tls.js';
 import { VALUE_TYPES } from './value-types.js';
@@ -85,10 +85,6 @@ function startupOptions(readOnly: boolean): string {
   return settings.map((s) => `-c ${s}`).join(' ');
 }
 
-function streamOf(client: Client): { destroy(): void } | undefined {
-  return (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
-}
-
 async function connectOnce(
   pg: PgModule,
   config: ConnectionConfig,
@@ -121,7 +117,7 @@ async function connectOnce(
   const client = new pg.Client(clientConfig);
   // Errors after the call ended (the server going away) must not reach the process's error path.
   client.on('error', () => undefined);
-  const onAbort = () => streamOf(client)?.destroy();
+  const onAbort = () => socketOf(client)?.destroy();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     await client.connect();
@@ -161,7 +157,7 @@ async function closeClient(client: Client): Promise<void> {
     client.end().catch(() => undefined),
     new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        streamOf(client)?.destroy();
+        socketOf(client)?.destroy();
         resolve();
       }, 1000);
     }),
@@ -215,7 +211,7 @@ export async function withSession<T>(
   };
   ctx.signal.throwIfAborted();
   const pg = await loadPg();
-  const key = options.readOnly && ctx.transport === 'mcp' ? poolKey(config, config.statementTimeoutMs, await known()) : undefined;
+  const key = options.readOnly && ctx.transport === 'mcp' ? poolKey(config, await known()) : undefined;
   const open = async (): Promise<Client> => {
     try {
       return await connect(pg, config, password, ctx, options.readOnly);
@@ -227,7 +223,7 @@ export async function withSession<T>(
     const backend = client as unknown as { processID: number | null; secretKey: number | null };
     const onAbort = () => {
       if (backend.processID !== null && backend.secretKey !== null) void sendCancel(config, backend.processID, backend.secretKey);
-      streamOf(client)?.destroy();
+      socketOf(client)?.destroy();
     };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     const session: Session = {
@@ -256,7 +252,8 @@ export async function withSession<T>(
     } catch (error) {
       if (kept === undefined || ctx.signal.aborted || !connectionLost(error)) throw error;
       // The kept connection died while idle: once more on a new one (the session only reads).
-      streamOf(client)?.destroy();
+      socketOf(client)?.destroy();
+      // Undefined while the new one opens: if that fails there is nothing left to close.
       client = undefined;
       client = await open();
       result = await run(client);
@@ -264,12 +261,12 @@ export async function withSession<T>(
   } catch (error) {
     if (client !== undefined) {
       // A broken connection cannot say goodbye: only the socket is left to close.
-      if (ctx.signal.aborted || connectionLost(error)) streamOf(client)?.destroy();
+      if (ctx.signal.aborted || connectionLost(error)) socketOf(client)?.destroy();
       else await closeClient(client);
     }
     throw fail(error);
   }
-  if (ctx.signal.aborted) streamOf(client)?.destroy();
+  if (ctx.signal.aborted) socketOf(client)?.destroy();
   else if (key !== undefined) keep(key, client);
   else await closeClient(client);
   return result;

@@ -4,8 +4,8 @@
  * it adds: every malformed line is answered (-32700 for text that is not JSON, -32600 with the
  * request's id when one is readable) and logged instead of being dropped; a line over the cap is
  * answered and skipped with a bounded buffer instead of closing the transport; results
- * serialized ahead (the tools/list result) are written as they are; and the replies of one turn
- * of the event loop leave in one write.
+ * serialized ahead (the tools/list result, large tool results: serialized.ts) are written as
+ * they are; and the replies of one turn of the event loop leave in one write.
  */
 import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { EventLog } from '../../../logging/types.js';
@@ -91,8 +91,7 @@ export class LineTransport implements Transport {
   private skipping = false;
   private started = false;
   private closed = false;
-  /** Lines waiting for the end of this turn of the event loop (see flush). */
-  /** Pieces of the lines sent this turn, in order (a preserialized result is several). */
+  /** Pieces of the lines waiting for the end of this turn of the event loop (see flush), in order. */
   private outbox: (string | Buffer)[] = [];
   private batch: Promise<void> | undefined;
   private settleBatch: { resolve: () => void; reject: (error: Error) => void } | undefined;
