@@ -27,7 +27,9 @@ function listResult(core: McpCore): { tools: unknown[] } {
   if (!result) {
     result = { tools: list.tools };
     listResults.set(list, result);
-    rememberSerialized(result, [JSON.stringify(result)]);
+    // Kept as bytes: the list's prose is not all ASCII, and encoding its ~350 KB to UTF-8 again
+    // for every tools/list cost ~1.4 ms of server CPU on Node 20.
+    rememberSerialized(result, [Buffer.from(JSON.stringify(result), 'utf8')]);
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { memoryLog } from '../../../../test/helpers/runtime.js';
+import { rememberSerialized } from '../serialized.js';
 import { LineTransport } from './line-transport.js';
 
 /** A real writable that records each write call and can hold back its callbacks (backpressure). */
@@ -11,6 +12,12 @@ function recorder(highWaterMark = 1 << 20) {
     highWaterMark,
     write(chunk: Buffer, _encoding, callback) {
       writes.push(chunk.toString('utf8'));
+      if (held) held.push(() => callback());
+      else callback();
+    },
+    // A corked batch arrives here whole, as it does at a pipe's writev.
+    writev(chunks, callback) {
+      writes.push(Buffer.concat(chunks.map(({ chunk }) => chunk as Buffer)).toString('utf8'));
       if (held) held.push(() => callback());
       else callback();
     },
@@ -55,6 +62,21 @@ describe('LineTransport writes', () => {
     ).toEqual([1, 2, 3]);
     await t.send(reply(4));
     expect(out.writes).toHaveLength(2);
+    await t.close();
+  });
+
+  it('writes a result serialized ahead as its own bytes, in order with the text of the batch', async () => {
+    const out = recorder();
+    const { t } = transport(out.output);
+    await t.start();
+    const listed = { tools: [{ name: 'ah.file.read', description: 'Lire un fichier … 📄' }] };
+    rememberSerialized(listed, [Buffer.from(JSON.stringify(listed), 'utf8')]);
+    const messages = [reply(1), { jsonrpc: '2.0' as const, id: 'list', result: listed }, reply(3)];
+    await Promise.all(messages.map((m) => t.send(m)));
+    expect(out.writes).toHaveLength(1);
+    const [first, list, last] = messages.map((m) => JSON.stringify(m));
+    expect(out.writes[0]).toBe(`${first}\n${JSON.stringify({ result: listed, jsonrpc: '2.0', id: 'list' })}\n${last}\n`);
+    expect(JSON.parse(out.writes[0]?.split('\n')[1] ?? '')).toEqual(JSON.parse(list ?? ''));
     await t.close();
   });
 
