@@ -75,6 +75,19 @@ async function bigCatalogServer(dir, home) {
   return { name: 'ah + bench plugin', cmd: [AH, '--cwd', dir, 'mcp', 'serve'], env };
 }
 
+/**
+ * ah with the eight domains added since issue 13 was filed turned off (ctx, project, task, http,
+ * ollama, postgres, github, gitlab): the 26-tool catalog of the tools/list ratio held then.
+ */
+const LATER_DOMAINS = ['ctx', 'github', 'gitlab', 'http', 'ollama', 'postgres', 'project', 'task'];
+function earlierCatalogServer(dir, home) {
+  const config = join(home, 'ah-26');
+  mkdirSync(config, { recursive: true });
+  writeFileSync(join(config, 'plugins.json'), JSON.stringify({ version: 1, disabled_domains: LATER_DOMAINS }));
+  const env = { PATH: process.env.PATH, HOME: home, AH_CONFIG_DIR: config };
+  return { name: 'ah, 26-tool catalog', cmd: [AH, '--cwd', dir, 'mcp', 'serve'], env };
+}
+
 export async function run({ starts = 10 } = {}) {
   const peers = installPeers(PEERS);
   const dir = mkdtempSync(join(tmpdir(), 'ah-bench-stdio-'));
@@ -105,7 +118,10 @@ export async function run({ starts = 10 } = {}) {
 
   // tools/list: the server's time through a raw JSON-RPC client (what serving the list costs), and
   // the SDK client's listTools (which adds the client's own validation and caching of the list).
-  const listers = [...list, await bigCatalogServer(dir, home)];
+  const earlier = earlierCatalogServer(dir, home);
+  clients[earlier.name] = await connectStdio(process.execPath, earlier.cmd, earlier.env);
+  const sdkListers = [...list, earlier];
+  const listers = [...sdkListers, await bigCatalogServer(dir, home)];
   const raw = {};
   for (const s of listers) {
     raw[s.name] = await connectRaw(process.execPath, s.cmd, s.env);
@@ -116,9 +132,10 @@ export async function run({ starts = 10 } = {}) {
   }
   for (let r = 0; r < ROUNDS; r += 1) {
     for (const s of listers) await sample(() => raw[s.name].request('tools/list', {}), 20, results[s.name].rawList);
-    for (const s of list) await sample(() => clients[s.name].client.listTools(undefined, SLOW), 10, results[s.name].sdkList);
+    for (const s of sdkListers) await sample(() => clients[s.name].client.listTools(undefined, SLOW), 10, results[s.name].sdkList);
   }
   for (const s of listers) await raw[s.name].close();
+  await clients[earlier.name].client.close();
 
   for (const s of list) Object.assign(results[s.name], { read4k: [], read1m: [], cps1: [], cps8: [], cps32: [] });
   for (let r = 0; r < ROUNDS; r += 1) {
@@ -155,6 +172,7 @@ export async function run({ starts = 10 } = {}) {
   const rawFloor = results['floor (raw JSON-RPC)'];
   const fs = results['server-filesystem'];
   const big = results['ah + bench plugin'];
+  const early = results[earlier.name];
   const rows = list.map(({ name }) => {
     const r = results[name];
     return [
@@ -171,6 +189,7 @@ export async function run({ starts = 10 } = {}) {
       r.rssMiB,
     ];
   });
+  rows.push([earlier.name, '', `${early.tools} / ${early.listBytes} B`, early.rawListP50, early.sdkListP50, '', '', '', '', '', '']);
   rows.push(['ah + bench plugin', '', `${big.tools} / ${big.listBytes} B`, big.rawListP50, '', '', '', '', '', '', '']);
   const ah = results.ah;
   const ratios = [
@@ -186,6 +205,17 @@ export async function run({ starts = 10 } = {}) {
       `tools/list p50 vs server-filesystem, raw client (server side), ${ah.tools} tools`,
       round(ah.rawListP50 / fs.rawListP50, 2),
       '(for information)',
+    ],
+    // Issue 13: the same catalog as the ratio held before the consolidation (0.55 raw, 1.1 SDK).
+    [
+      `tools/list p50 vs server-filesystem, raw client, ${early.tools} tools (${earlier.name})`,
+      round(early.rawListP50 / fs.rawListP50, 2),
+      '<= 0.55 (issue 13)',
+    ],
+    [
+      `tools/list p50 through the SDK client vs server-filesystem, ${early.tools} tools (${earlier.name})`,
+      round(early.sdkListP50 / fs.sdkListP50, 2),
+      '<= 1.1 (issue 13)',
     ],
     [
       `tools/list p50 vs server-filesystem, raw client, ${big.tools} tools (bench plugin)`,

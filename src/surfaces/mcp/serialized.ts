@@ -71,28 +71,47 @@ function sameResult(sent: Record<string, unknown>, built: ToolResultShape): bool
   );
 }
 
+/** Copies the UTF-8 of a JSON text from `from`…`to` to `at` as the inside of a JSON string; returns the end. */
+function escapeInto(bytes: Buffer, from: number, to: number, at: number): number {
+  let out = at;
+  for (let i = from; i < to; i += 1) {
+    const byte = bytes[i] as number;
+    if (byte === 0x22 || byte === 0x5c) {
+      bytes[out] = 0x5c;
+      out += 1;
+    }
+    bytes[out] = byte;
+    out += 1;
+  }
+  return out;
+}
+
 /**
  * The bytes of `{"content":[{"type":"text","text":<json quoted>}],"structuredContent":<json>,"_meta":<meta>}`.
- * Quoting `json` (a JSON.stringify output: no control characters, no lone surrogates) adds only
- * ASCII backslashes and quotes, so its UTF-8 size follows from the size of `json` without
- * measuring the quoted text, which on Node 20 comes back as a rope that is slow to measure (about
- * 5 ms of a 10,000-row answer).
+ * `json` is a JSON.stringify output: no control characters and no lone surrogates, so quoting it
+ * only puts a backslash before each `"` and `\`, bytes that never occur inside a multi-byte UTF-8
+ * character. The quoted form is therefore made from the encoded bytes in one pass, instead of
+ * JSON.stringify(json): that built a second 2 MB string for a 10,000-row answer, which on Node 20
+ * comes back as a rope that costs ~3 ns per character to flatten (~8 ms of that answer).
+ *
+ * The buffer is sized for the worst case (every byte escaped); `json` is encoded where its copy
+ * ends up at the most, escaped from there into place, then moved down behind it.
  */
 export function toolResultBytes(json: string, meta: Record<string, unknown>): Pieces {
-  const quoted = JSON.stringify(json);
-  const head = '{"content":[{"type":"text","text":';
-  const middle = '}],"structuredContent":';
+  const head = '{"content":[{"type":"text","text":"';
+  const middle = '"}],"structuredContent":';
   const tail = `,"_meta":${JSON.stringify(meta)}}`;
   const jsonBytes = Buffer.byteLength(json, 'utf8');
-  const size = head.length + jsonBytes + (quoted.length - json.length) + middle.length + jsonBytes + Buffer.byteLength(tail, 'utf8');
-  const bytes = Buffer.allocUnsafe(size);
-  let at = bytes.write(head, 0, 'latin1');
-  at += bytes.write(quoted, at, 'utf8');
+  const staged = head.length + 2 * jsonBytes + middle.length;
+  const bytes = Buffer.allocUnsafe(staged + jsonBytes + Buffer.byteLength(tail, 'utf8'));
+  bytes.write(json, staged, 'utf8');
+  bytes.write(head, 0, 'latin1');
+  let at = escapeInto(bytes, staged, staged + jsonBytes, head.length);
   at += bytes.write(middle, at, 'latin1');
-  at += bytes.write(json, at, 'utf8');
+  bytes.copyWithin(at, staged, staged + jsonBytes);
+  at += jsonBytes;
   at += bytes.write(tail, at, 'utf8');
-  // Only if the reasoning above were wrong: the text pieces, measured one by one.
-  return at === size ? [bytes] : [head, quoted, middle, json, tail];
+  return [bytes.subarray(0, at)];
 }
 
 /** The JSON text of a result remembered here, in pieces, or undefined. */
