@@ -54,7 +54,8 @@ export type CallOutcome =
       state: 'succeeded';
       data: Record<string, unknown>;
       notices: Notice[];
-      text?: string;
+      /** The human rendering, built on first use (the CLI's text, a job's text, a small MCP answer). */
+      render?: () => string | undefined;
       /** MCP content blocks the command built from its output (descriptor `mcp.content`). */
       content?: readonly ToolContent[];
       executionMs: number;
@@ -66,6 +67,26 @@ export interface ClientChannel {
   progress?(message: string, step?: { progress: number; total?: number }): void;
   log?(level: ClientLogLevel, message: string): void;
   releaseStream?(): void;
+}
+
+/**
+ * A rendering made at most once, and only when a surface asks: a big result's text (a
+ * 10,000-row table) is never wanted by `--json` or by an MCP answer that would drop it.
+ */
+function renderOnce(render: () => string): () => string | undefined {
+  let done = false;
+  let text: string | undefined;
+  return () => {
+    if (!done) {
+      done = true;
+      try {
+        text = render();
+      } catch {
+        // A rendering bug must not lose a valid result; the JSON is still there.
+      }
+    }
+    return text;
+  };
 }
 
 export interface ExecuteOptions {
@@ -269,13 +290,8 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
             }
             if (problem !== undefined) return violation('content that is not valid MCP content', problem);
           }
-          if (call.descriptor.render) {
-            try {
-              outcome.text = call.descriptor.render(data);
-            } catch {
-              // A rendering bug must not lose a valid result; the JSON is still there.
-            }
-          }
+          const render = call.descriptor.render;
+          if (render) outcome.render = renderOnce(() => render(data));
           finish(outcome);
         },
         (error: unknown) => {

@@ -57,7 +57,8 @@ function notFound(id: string): AhError {
 function outcomeResponse(outcome: CallOutcome): JobResponse {
   if (outcome.ok) {
     const response: JobResponse = { success: true, data: outcome.data, notices: outcome.notices };
-    if (outcome.text !== undefined) response.text = outcome.text;
+    const text = outcome.render?.();
+    if (text !== undefined) response.text = text;
     return response;
   }
   return { success: false, notices: [], error: toDiagnostic(outcome.error) };

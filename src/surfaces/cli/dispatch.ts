@@ -205,7 +205,7 @@ export async function runCli(session: CliSession, host: Omit<Host, 'cwd' | 'expl
     if (!outcome.ok) return session.fail(outcome.error, routed.id, { helpCommand });
     if (hostCommand) return outcome.data.exit_code as number;
     if (globals.quiet) return 0;
-    if (!out(globals.json ? renderJson(outcome.data) : (outcome.text ?? renderJson(outcome.data)))) {
+    if (!out(globals.json ? renderJson(outcome.data) : (outcome.render?.() ?? renderJson(outcome.data)))) {
       return session.fail(new AhError({ code: 'OUTPUT_WRITE_FAILED', message: 'could not write the result to stdout' }), routed.id);
     }
     if (outcome.notices.length > 0 && !globals.json) err(renderNotices(outcome.notices, session.errStyle));

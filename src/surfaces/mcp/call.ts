@@ -72,6 +72,6 @@ export async function callTool(core: McpCore, name: string, rawArgs: unknown, me
     },
   );
   if (outcome.ok)
-    return successResult(outcome.data, meta.requestId, outcome.text, outcome.notices, outcome.content, core.transport === 'stdio');
+    return successResult(outcome.data, meta.requestId, outcome.render, outcome.notices, outcome.content, core.transport === 'stdio');
   return errorResult(outcome.error, { operation: commandId });
 }

@@ -12,16 +12,28 @@ describe('successResult', () => {
   });
 
   it('adds a small human rendering that says something the data does not', () => {
-    expect(meta(successResult({ content: 'one\ntwo' }, 'r', '1\tone\n2\ttwo'))).toMatchObject({ text: '1\tone\n2\ttwo' });
+    expect(meta(successResult({ content: 'one\ntwo' }, 'r', () => '1\tone\n2\ttwo'))).toMatchObject({ text: '1\tone\n2\ttwo' });
   });
 
   it('leaves out a rendering that repeats a top-level string of the data', () => {
-    expect(meta(successResult({ command: 'file.read', content: 'one\ntwo' }, 'r', 'one\ntwo'))).not.toHaveProperty('text');
+    expect(meta(successResult({ command: 'file.read', content: 'one\ntwo' }, 'r', () => 'one\ntwo'))).not.toHaveProperty('text');
   });
 
   it('leaves out a rendering over the size bound', () => {
     const big = 'é'.repeat(MAX_RENDERED_TEXT_BYTES / 2 + 1);
-    expect(meta(successResult({ n: 1 }, 'r', big))).not.toHaveProperty('text');
+    expect(meta(successResult({ n: 1 }, 'r', () => big))).not.toHaveProperty('text');
+  });
+
+  it('does not render a result whose JSON is 64 KiB or more', () => {
+    let rendered = 0;
+    const render = () => {
+      rendered += 1;
+      return 'a short summary';
+    };
+    expect(meta(successResult({ rows: 'x'.repeat(64 * 1024) }, 'r', render))).not.toHaveProperty('text');
+    expect(rendered).toBe(0);
+    expect(meta(successResult({ rows: 'x'.repeat(1024) }, 'r', render))).toMatchObject({ text: 'a short summary' });
+    expect(rendered).toBe(1);
   });
 
   it('keeps notices', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { successResult } from './results.js';
-import { preserializedResult, toolResultBytes } from './serialized.js';
+import { jsonPieces, preserializedResult, toolResultBytes } from './serialized.js';
 
 const text = (pieces: readonly (string | Buffer)[]) =>
   Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString('utf8');
@@ -29,9 +29,25 @@ describe('large tool results written from their own JSON', () => {
     const json = JSON.stringify(data);
     const meta = { 'dev.aihelper/execution': { request_id: 'mcp:n:1:e:1', notices: ['ü'] } };
     const expected = JSON.stringify({ content: [{ type: 'text', text: json }], structuredContent: data, _meta: meta });
-    const pieces = toolResultBytes(json, meta);
+    const pieces = toolResultBytes(jsonPieces(data), meta);
     expect(pieces).toHaveLength(1);
     expect(text(pieces)).toBe(expected);
+  });
+
+  it('jsonPieces joins to JSON.stringify: long arrays in slices, skipped members, empty objects', () => {
+    const rows = awkwardData().rows as unknown[];
+    const cases: Record<string, unknown>[] = [
+      awkwardData(),
+      { a: undefined, f: () => 1, rows, s: Symbol('x'), tail: [1, undefined, 3] },
+      { only: undefined, rows: [...rows.slice(0, 257), undefined] },
+      { nested: { rows }, n: null },
+      { short: [1, 2, 3] },
+      {},
+      { rows: new Array(600) },
+      { when: new Date(0), rows },
+    ];
+    for (const data of cases) expect(jsonPieces(data).join('')).toBe(JSON.stringify(data));
+    expect(jsonPieces(awkwardData()).length).toBeGreaterThan(10);
   });
 
   it('matches the SDK copy of a large stdio result by its text block, once', () => {
