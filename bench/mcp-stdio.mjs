@@ -1,7 +1,7 @@
 // MCP over stdio against server-filesystem, Desktop Commander and the SDK floor. Every measurement
 // runs in rounds that alternate the servers (A B C D A B C D …) after a common warm-up; figures are
 // medians over the rounds (latencies: percentiles over all rounds' samples).
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,19 +62,6 @@ async function sample(call, count, into, budgetMs = 4000) {
 
 const pct = (values) => ({ p50: round(percentile(values, 50), 3), p99: round(percentile(values, 99), 3) });
 
-/** ah with a bench plugin that doubles its catalog with copies of its own commands (see catalog-plugin.mjs). */
-async function bigCatalogServer(dir, home) {
-  const config = join(home, 'ah-big');
-  mkdirSync(join(config, 'plugins'), { recursive: true });
-  const env = { PATH: process.env.PATH, HOME: home, AH_CONFIG_DIR: config };
-  const plain = await connectRaw(process.execPath, [AH, '--cwd', dir, 'mcp', 'serve'], env);
-  const { message } = await plain.request('tools/list', {});
-  await plain.close();
-  writeFileSync(join(config, 'plugins', 'bench-tools.json'), JSON.stringify(message.result.tools));
-  copyFileSync(join(ROOT, 'bench', 'catalog-plugin.mjs'), join(config, 'plugins', 'catalog-plugin.mjs'));
-  return { name: 'ah + bench plugin', cmd: [AH, '--cwd', dir, 'mcp', 'serve'], env };
-}
-
 /**
  * ah with the eight domains added since issue 13 was filed turned off (ctx, project, task, http,
  * ollama, postgres, github, gitlab): the 26-tool catalog of the tools/list ratio held then.
@@ -121,7 +108,7 @@ export async function run({ starts = 10 } = {}) {
   const earlier = earlierCatalogServer(dir, home);
   clients[earlier.name] = await connectStdio(process.execPath, earlier.cmd, earlier.env);
   const sdkListers = [...list, earlier];
-  const listers = [...sdkListers, await bigCatalogServer(dir, home)];
+  const listers = sdkListers;
   const raw = {};
   for (const s of listers) {
     raw[s.name] = await connectRaw(process.execPath, s.cmd, s.env);
@@ -171,7 +158,6 @@ export async function run({ starts = 10 } = {}) {
   const floorName = floor === results.floor ? 'SDK v2 floor' : 'SDK v1 floor';
   const rawFloor = results['floor (raw JSON-RPC)'];
   const fs = results['server-filesystem'];
-  const big = results['ah + bench plugin'];
   const early = results[earlier.name];
   const rows = list.map(({ name }) => {
     const r = results[name];
@@ -190,7 +176,6 @@ export async function run({ starts = 10 } = {}) {
     ];
   });
   rows.push([earlier.name, '', `${early.tools} / ${early.listBytes} B`, early.rawListP50, early.sdkListP50, '', '', '', '', '', '']);
-  rows.push(['ah + bench plugin', '', `${big.tools} / ${big.listBytes} B`, big.rawListP50, '', '', '', '', '', '', '']);
   const ah = results.ah;
   const ratios = [
     ['cold start vs server-filesystem', round(ah.startMs / fs.startMs, 2), '<= 0.6'],
@@ -216,11 +201,6 @@ export async function run({ starts = 10 } = {}) {
       `tools/list p50 through the SDK client vs server-filesystem, ${early.tools} tools (${earlier.name})`,
       round(early.sdkListP50 / fs.sdkListP50, 2),
       '<= 1.1 (issue 13)',
-    ],
-    [
-      `tools/list p50 vs server-filesystem, raw client, ${big.tools} tools (bench plugin)`,
-      round(big.rawListP50 / fs.rawListP50, 2),
-      '(for information)',
     ],
     [`4 KiB read p50 vs ${floorName}`, round(ah.read4kP.p50 / floor.read4kP.p50, 2), '<= 1.0'],
     [`1 MiB read p50 vs ${floorName}`, round(ah.read1mP.p50 / floor.read1mP.p50, 2), '<= 1.1'],
