@@ -84,12 +84,11 @@ function keyringKeySource(): KeySource {
           throw unavailable('could not store a new vault key in the OS credential store', describe(error));
         }
         cached = fresh;
-        return Buffer.from(fresh);
+      } else {
+        cached = parseHexKey(stored);
+        if (!cached) throw unavailable(`the OS credential store entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT} does not hold a valid key`);
       }
-      const key = parseHexKey(stored);
-      if (!key) throw unavailable(`the OS credential store entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT} does not hold a valid key`);
-      cached = key;
-      return Buffer.from(key);
+      return Buffer.from(cached);
     },
   };
 }

@@ -23,11 +23,7 @@ const MAX_DESCRIPTION = 2000;
 const MAX_VALUE_BYTES = 64 * 1024;
 /** Control characters would corrupt the one-line text output and logs. */
 function hasControl(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
+  return [...text].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f');
 }
 
 function invalid(message: string, hint?: string): AhError {

@@ -137,17 +137,7 @@ export function formFields(kind: SecretKind): string[] {
   return all.sort((a, b) => rank(a) - rank(b));
 }
 
-interface SetupService {
-  readonly capabilities: CapabilityStore;
-  /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
-  mint(body: unknown): Promise<{ capability: string; target: SetupTarget }>;
-  /** The target of a live capability, or VAULT_SETUP_CAPABILITY_INVALID. */
-  inspect(capability: string): SetupTarget;
-  /** Writes one submission; consumes the capability only when the write succeeded. */
-  submit(capability: string, form: URLSearchParams): Promise<{ target: SetupTarget; secret: SecretMetadata }>;
-}
-
-export function createSetupService(vault: () => VaultStore, options: { now?: () => number; max?: number } = {}): SetupService {
+export function createSetupService(vault: () => VaultStore, options: { now?: () => number; max?: number } = {}) {
   const capabilities = new CapabilityStore(options);
   const mutex = new Mutex();
 
@@ -183,6 +173,7 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
     return target;
   }
 
+  /** The target of a live capability, or VAULT_SETUP_CAPABILITY_INVALID. */
   function inspect(capability: string): SetupTarget {
     const target = capabilities.peek(capability);
     if (target === undefined) throw invalidCapability();
@@ -215,13 +206,15 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
 
   return {
     capabilities,
-    async mint(body) {
+    /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
+    async mint(body: unknown): Promise<{ capability: string; target: SetupTarget }> {
       const target = await resolveTarget(body);
       const { capability } = capabilities.mint(target);
       return { capability, target };
     },
     inspect,
-    submit(capability, form) {
+    /** Writes one submission; consumes the capability only when the write succeeded. */
+    submit(capability: string, form: URLSearchParams): Promise<{ target: SetupTarget; secret: SecretMetadata }> {
       return mutex.run(async () => {
         const target = inspect(capability);
         const values = valuesOf(target, form);

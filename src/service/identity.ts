@@ -12,8 +12,6 @@ export interface Observation {
   port: number;
   readiness: Readiness;
   runtime: RuntimeRecord | null;
-  /** runtime.json exists but does not parse. */
-  runtimeInvalid: boolean;
   scheduler: SchedulerInfo;
 }
 
@@ -31,7 +29,6 @@ export async function observe(ctx: ServiceContext, port: number): Promise<Observ
     port,
     readiness,
     runtime: runtime.kind === 'ok' ? runtime.value : null,
-    runtimeInvalid: runtime.kind === 'invalid',
     scheduler,
   };
 }

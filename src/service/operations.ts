@@ -9,7 +9,7 @@ import { configurationId, endpointOf, type ServiceDefinition } from './definitio
 import { serviceError } from './errors.js';
 import { classify, observe } from './identity.js';
 import { conflictError, driftFor, type Installed, loadInstalled, requireRegistered } from './installed.js';
-import { type MutationOutput, mutationOutput, running, STOPPED, type UninstallOutput, uninstallOutput } from './output.js';
+import { type MutationOutput, running, STOPPED, type UninstallOutput } from './output.js';
 import { driftOf } from './scheduler.js';
 import { startInstance, stopInstance } from './start-stop.js';
 
@@ -57,17 +57,20 @@ function output(
   ctx: ServiceContext,
   command: MutationOutput['command'],
   installed: Installed,
-  fields: Pick<MutationOutput, 'changed' | 'action' | 'runtime'>,
-) {
-  return mutationOutput({
+  { changed, action, runtime }: Pick<MutationOutput, 'changed' | 'action' | 'runtime'>,
+): MutationOutput {
+  return {
     command,
-    ...fields,
+    schema_version: 1,
+    changed,
+    action,
     service_id: ctx.serviceId,
     configuration_id: installed.configurationId,
     task_path: ctx.adapter.taskPath,
     endpoint: endpointOf(installed.definition),
     registration: { state: 'installed', enabled: true },
-  });
+    runtime,
+  };
 }
 
 export async function install(ctx: ServiceContext, definition: ServiceDefinition, noStart: boolean): Promise<MutationOutput> {
@@ -198,15 +201,19 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     const installed = await loadInstalled(ctx, op).catch(() => null);
     const [current, runtime, lifecycle] = await Promise.all([ctx.store.readCurrent(), ctx.store.readRuntime(), ctx.store.readLifecycle()]);
     const anything = reg.state === 'present' || [current, runtime, lifecycle].some((r) => r.kind !== 'missing');
-    const base = {
-      service_id: installed || reg.state === 'present' ? ctx.serviceId : null,
+    const result = (changed: boolean, action: UninstallOutput['action'], serviceId: string | null): UninstallOutput => ({
+      command: 'uninstall',
+      schema_version: 1,
+      changed,
+      action,
+      service_id: serviceId,
       configuration_id: installed?.configurationId ?? null,
       task_path: ctx.adapter.taskPath,
       endpoint: installed ? endpointOf(installed.definition) : null,
-      registration: { state: 'not_installed' as const, enabled: null },
+      registration: { state: 'not_installed', enabled: null },
       runtime: STOPPED,
-    };
-    if (!anything) return uninstallOutput({ ...base, changed: false, action: 'already_uninstalled' });
+    });
+    if (!anything) return result(false, 'already_uninstalled', installed || reg.state === 'present' ? ctx.serviceId : null);
     await stopInstance(ctx, installed, reg.state === 'present' ? reg : null, op);
     if (reg.state === 'present' && reg.fingerprint !== null) {
       try {
@@ -219,7 +226,7 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     }
     const failures = await ctx.store.removeManagedFiles(ctx.serviceId);
     if (failures.length > 0) throw incomplete(op, failures.join('; '));
-    return uninstallOutput({ ...base, service_id: ctx.serviceId, changed: true, action: 'uninstalled' });
+    return result(true, 'uninstalled', ctx.serviceId);
   });
 }
 

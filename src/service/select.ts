@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { runProcess } from '../platform/exec.js';
 import { type Env, stateRoot } from '../platform/paths.js';
-import { liveContext, type ServiceContext } from './context.js';
+import { internalKnob, liveContext, type ServiceContext } from './context.js';
 import {
   DEFAULT_MAX_ACTIVE,
   DEFAULT_PORT,
@@ -22,8 +22,7 @@ function execRunner(env: Env, cwd: string): Runner {
     const r = await runProcess(program, args, { cwd, env, maxBytes: 1024 * 1024 });
     if (r.kind === 'exited') return { kind: 'exited', code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
     if (r.kind === 'missing') return { kind: 'missing', message: `${program} was not found on PATH` };
-    if (r.kind === 'failed') return { kind: 'failed', message: r.message };
-    return { kind: 'failed', message: `${program} was interrupted` };
+    return { kind: 'failed', message: r.kind === 'failed' ? r.message : `${program} was interrupted` };
   };
 }
 
@@ -72,7 +71,6 @@ export function definitionFor(ctx: ServiceContext, input: InstallInput): Service
       return p;
     }
   };
-  const restartRaw = ctx.env.AH_INTERNAL_SERVICE_RESTART_SEC;
   return {
     schema_version: 1,
     service_id: ctx.serviceId,
@@ -86,6 +84,6 @@ export function definitionFor(ctx: ServiceContext, input: InstallInput): Service
     ah_path: real(input.ahPath),
     node_path: real(input.nodePath),
     // Test-only knob: shortens the relaunch spacing so the crash-loop tests stay fast.
-    restart_delay_sec: restartRaw !== undefined && /^\d+$/.test(restartRaw) ? Number(restartRaw) : DEFAULT_RESTART_DELAY_SEC,
+    restart_delay_sec: internalKnob(ctx.env, 'AH_INTERNAL_SERVICE_RESTART_SEC', DEFAULT_RESTART_DELAY_SEC),
   };
 }

@@ -115,26 +115,22 @@ async function replaceJson(path: string, value: unknown): Promise<void> {
 }
 
 export class StateStore {
-  constructor(readonly dir: string) {}
+  readonly currentPath: string;
+  readonly runtimePath: string;
+  readonly lifecyclePath: string;
+  readonly lifecycleLockPath: string;
+  readonly instanceLockPath: string;
+  readonly definitionsDir: string;
 
-  get currentPath(): string {
-    return join(this.dir, 'current.json');
+  constructor(readonly dir: string) {
+    this.currentPath = join(dir, 'current.json');
+    this.runtimePath = join(dir, 'runtime.json');
+    this.lifecyclePath = join(dir, 'lifecycle.json');
+    this.lifecycleLockPath = join(dir, 'lifecycle.lock');
+    this.instanceLockPath = join(dir, 'instance.lock');
+    this.definitionsDir = join(dir, 'definitions');
   }
-  get runtimePath(): string {
-    return join(this.dir, 'runtime.json');
-  }
-  get lifecyclePath(): string {
-    return join(this.dir, 'lifecycle.json');
-  }
-  get lifecycleLockPath(): string {
-    return join(this.dir, 'lifecycle.lock');
-  }
-  get instanceLockPath(): string {
-    return join(this.dir, 'instance.lock');
-  }
-  get definitionsDir(): string {
-    return join(this.dir, 'definitions');
-  }
+
   definitionPath(id: string): string {
     return join(this.definitionsDir, `${id}.json`);
   }
