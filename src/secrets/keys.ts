@@ -146,15 +146,13 @@ export function captureMasterKey(env: NodeJS.ProcessEnv): KeySource {
   delete env[MASTER_KEY_FILE_ENV];
   // An empty assignment (`AH_VAULT_MASTER_KEY= ah …`) reads as "unset", the usual shell idiom.
   const hasRaw = raw !== undefined && raw !== '';
-  if (file !== undefined && file !== '') {
-    if (hasRaw) {
-      return {
-        origin: 'file',
-        load: () => Promise.reject(unavailable(`both ${MASTER_KEY_FILE_ENV} and ${MASTER_KEY_ENV} are set`, 'set only one of them')),
-      };
-    }
-    return keySourceFromFile(file);
+  const hasFile = file !== undefined && file !== '';
+  if (hasFile && hasRaw) {
+    return {
+      origin: 'file',
+      load: () => Promise.reject(unavailable(`both ${MASTER_KEY_FILE_ENV} and ${MASTER_KEY_ENV} are set`, 'set only one of them')),
+    };
   }
-  if (!hasRaw) return keyringKeySource();
-  return keySourceFromHex(raw);
+  if (hasFile) return keySourceFromFile(file);
+  return hasRaw ? keySourceFromHex(raw) : keyringKeySource();
 }

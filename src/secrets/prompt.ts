@@ -104,11 +104,7 @@ export function createPrompter(io: PromptIO): Prompter {
         }
         return lines.join('\n');
       }),
-    note: (text) => {
-      io.output.write(`${text}\n`);
-    },
-    close: () => {
-      rl.close();
-    },
+    note: (text) => io.output.write(`${text}\n`),
+    close: () => rl.close(),
   };
 }

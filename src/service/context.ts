@@ -5,10 +5,9 @@
 import { existsSync } from 'node:fs';
 import type { Env } from '../platform/paths.js';
 import { type HeldLock, lockHeld } from '../platform/lock.js';
-import { tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
 import type { SchedulerAdapter } from './scheduler.js';
-import type { StateStore } from './state.js';
+import { type StateStore, tryLock } from './state.js';
 import { processRunning } from '../platform/processes.js';
 
 interface Timing {

@@ -7,8 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../platform/paths.js';
-import { tryLock } from './locks.js';
-import { type RuntimeRecord, StateStore } from './state.js';
+import { type RuntimeRecord, StateStore, tryLock } from './state.js';
 
 export interface ManagedHooks {
   onReady(info: { port: number; pid: number; instanceId: string; version: string }): Promise<void>;

@@ -123,12 +123,8 @@ export async function install(ctx: ServiceContext, definition: ServiceDefinition
         runtime: live && ours.runtime ? running(ours.runtime) : STOPPED,
       });
     }
-    let stoppedOld = false;
-    if (oursKind === 'stale_config' && previous) {
-      const prevReg = await ctx.adapter.inspect();
-      await stopInstance(ctx, installed, prevReg, op);
-      stoppedOld = true;
-    }
+    const stoppedOld = oursKind === 'stale_config' && previous !== null;
+    if (stoppedOld) await stopInstance(ctx, installed, await ctx.adapter.inspect(), op);
     const started = await startInstance(ctx, installed, op);
     const changed = registrationChanged || stoppedOld || started.action === 'started';
     return output(ctx, 'install', installed, { changed, action, runtime: running(started.runtime) });
@@ -175,8 +171,7 @@ export async function restart(ctx: ServiceContext): Promise<MutationOutput> {
     const stopped = await stopInstance(ctx, installed, reg, op);
     try {
       const now = await requireRegistered(ctx, op);
-      const drift = driftFor(ctx, now.installed, now.reg);
-      if (now.reg.fingerprint !== reg.fingerprint || drift.length > 0) {
+      if (now.reg.fingerprint !== reg.fingerprint || driftFor(ctx, now.installed, now.reg).length > 0) {
         throw serviceError('MCP_SERVICE_TASK_CHANGED', 'the registration changed while restarting', { operation: op });
       }
       const started = await startInstance(ctx, now.installed, op);

@@ -26,21 +26,19 @@ function execRunner(env: Env, cwd: string): Runner {
   };
 }
 
-function supportedPlatform(platform: NodeJS.Platform, operation: string): 'linux' | 'win32' {
-  if (platform === 'linux' || platform === 'win32') return platform;
-  throw serviceError('MCP_SERVICE_UNSUPPORTED_PLATFORM', `the managed MCP service is not available on ${platform}`, {
-    hint: 'Run the server by hand: `ah mcp serve --transport http`.',
-    operation,
-  });
-}
-
 export async function serviceContext(
   env: Env,
   version: string,
   operation: string,
   options: { platform?: NodeJS.Platform; runner?: Runner } = {},
 ): Promise<ServiceContext> {
-  const platform = supportedPlatform(options.platform ?? process.platform, operation);
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux' && platform !== 'win32') {
+    throw serviceError('MCP_SERVICE_UNSUPPORTED_PLATFORM', `the managed MCP service is not available on ${platform}`, {
+      hint: 'Run the server by hand: `ah mcp serve --transport http`.',
+      operation,
+    });
+  }
   const stateDir = stateRoot(env, platform);
   const serviceId = serviceIdFor(platform, stateDir);
   const runner = options.runner ?? execRunner(env, platform === 'win32' ? (env.SystemRoot ?? 'C:\\Windows') : '/');
