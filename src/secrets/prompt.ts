@@ -16,7 +16,6 @@ interface PromptIO {
 }
 
 export interface Prompter {
-  /** One line. */
   line(question: string, options?: { hidden?: boolean }): Promise<string>;
   /** Lines up to one holding only `.`; joined with newlines (empty when the first line is `.`). */
   block(question: string, options?: { hidden?: boolean }): Promise<string>;

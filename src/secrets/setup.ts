@@ -131,10 +131,9 @@ function optionalText(body: Record<string, unknown>, key: string): string | unde
 const FIELD_ORDER = ['host', 'port', 'database', 'user', 'username', 'password', 'sslmode', 'private_key', 'passphrase', 'token'];
 
 export function formFields(kind: SecretKind): string[] {
-  const spec = KIND_FIELDS[kind];
-  const all = [...spec.required, ...spec.optional];
+  const { required, optional } = KIND_FIELDS[kind];
   const rank = (f: string) => (FIELD_ORDER.includes(f) ? FIELD_ORDER.indexOf(f) : FIELD_ORDER.length);
-  return all.sort((a, b) => rank(a) - rank(b));
+  return [...required, ...optional].sort((a, b) => rank(a) - rank(b));
 }
 
 export function createSetupService(vault: () => VaultStore, options: { now?: () => number; max?: number } = {}) {

@@ -64,8 +64,7 @@ export function createVault(options: { configDir: string; key: KeySource; lockTi
       if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notInitialized();
       throw lockedError(`the vault file cannot be read (${errnoOf(error) ?? 'error'})`);
     }
-    const key = await options.key.load();
-    return parseDocument(open(text, key));
+    return parseDocument(open(text, await options.key.load()));
   }
 
   async function save(doc: VaultDocument, create = false): Promise<void> {

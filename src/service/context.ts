@@ -10,16 +10,6 @@ import type { SchedulerAdapter } from './scheduler.js';
 import { type StateStore, tryLock } from './state.js';
 import { processRunning } from '../platform/processes.js';
 
-interface Timing {
-  /** start: readiness must match within this budget. */
-  startMs: number;
-  /** stop: graceful completion after the control shutdown. */
-  stopGraceMs: number;
-  /** stop: the whole operation, including the service-manager fallback. */
-  stopDeadlineMs: number;
-  pollMs: number;
-}
-
 export interface ServiceContext {
   adapter: SchedulerAdapter;
   store: StateStore;
@@ -28,7 +18,15 @@ export interface ServiceContext {
   env: Env;
   /** The running ah's version (what a fresh managed server reports). */
   version: string;
-  timing: Timing;
+  timing: {
+    /** start: readiness must match within this budget. */
+    startMs: number;
+    /** stop: graceful completion after the control shutdown. */
+    stopGraceMs: number;
+    /** stop: the whole operation, including the service-manager fallback. */
+    stopDeadlineMs: number;
+    pollMs: number;
+  };
   /** The adapter reports the service's main PID (systemd does; Task Scheduler does not). */
   schedulerKnowsPid: boolean;
   probe(port: number): Promise<Readiness>;

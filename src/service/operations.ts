@@ -92,8 +92,8 @@ export async function install(ctx: ServiceContext, definition: ServiceDefinition
     const previous = await loadInstalled(ctx, op).catch(() => null);
     const runtime = await ctx.store.readRuntime();
     const canonical = reg.state === 'present' && driftOf(ctx.adapter.expectedProperties(definition), reg.properties).length === 0;
-    const definitionOk = (await ctx.store.readDefinition(id)).kind === 'ok';
-    const registrationChanged = !(canonical && previous?.configurationId === id && definitionOk);
+    // A previous install of this same id implies its definition file verified (loadInstalled checks it).
+    const registrationChanged = !(canonical && previous?.configurationId === id);
     // The instance now running (if ours) is found on the port it recorded, which may differ.
     const runningPort = runtime.kind === 'ok' ? runtime.value.port : definition.port;
     const ours = await observe(ctx, runningPort);

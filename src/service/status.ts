@@ -117,7 +117,9 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
     runtimeState = 'restart_required';
     runtimeCode = 'MCP_SERVICE_RESTART_REQUIRED';
   } else if (
-    relaunchPending(ctx.platform, scheduler.state) &&
+    // Between crash relaunches: systemd says so itself; on Windows the launcher keeps the task
+    // running while it waits, so a running task with a failed, unleased server means the same.
+    (scheduler.state === 'restart_pending' || (ctx.platform === 'win32' && scheduler.state === 'active')) &&
     failedBefore &&
     drift.length === 0 &&
     o?.readiness.kind !== 'ready' &&
@@ -184,13 +186,4 @@ export function statusText(s: StatusOutput): string {
   ];
   for (const d of s.drift) lines.push(`  drift: ${d.field}: expected ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.actual)}`);
   return lines.join('\n');
-}
-
-/**
- * Whether the manager is between crash relaunches: systemd says so itself; on Windows the
- * launcher keeps the task running while it waits, so a running task with a failed, unleased
- * server means the same thing.
- */
-function relaunchPending(platform: string, state: string | null): boolean {
-  return state === 'restart_pending' || (platform === 'win32' && state === 'active');
 }
