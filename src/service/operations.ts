@@ -116,12 +116,8 @@ export async function install(ctx: ServiceContext, definition: ServiceDefinition
     }
     const action = reg.state === 'missing' ? 'installed' : registrationChanged ? 'updated' : 'unchanged';
     if (noStart) {
-      const live = oursKind === 'exact' || oursKind === 'stale_config';
-      return output(ctx, 'install', installed, {
-        changed: registrationChanged,
-        action,
-        runtime: live && ours.runtime ? running(ours.runtime) : STOPPED,
-      });
+      const live = (oursKind === 'exact' || oursKind === 'stale_config') && ours.runtime;
+      return output(ctx, 'install', installed, { changed: registrationChanged, action, runtime: live ? running(live) : STOPPED });
     }
     const stoppedOld = oursKind === 'stale_config' && previous !== null;
     if (stoppedOld) await stopInstance(ctx, installed, await ctx.adapter.inspect(), op);
@@ -144,12 +140,8 @@ export async function start(ctx: ServiceContext): Promise<MutationOutput> {
       });
     }
     await record();
-    const started = await startInstance(ctx, installed, op);
-    return output(ctx, 'start', installed, {
-      changed: started.action === 'started',
-      action: started.action,
-      runtime: running(started.runtime),
-    });
+    const { action, runtime } = await startInstance(ctx, installed, op);
+    return output(ctx, 'start', installed, { changed: action === 'started', action, runtime: running(runtime) });
   });
 }
 
@@ -196,19 +188,20 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     const installed = await loadInstalled(ctx, op).catch(() => null);
     const [current, runtime, lifecycle] = await Promise.all([ctx.store.readCurrent(), ctx.store.readRuntime(), ctx.store.readLifecycle()]);
     const anything = reg.state === 'present' || [current, runtime, lifecycle].some((r) => r.kind !== 'missing');
-    const result = (changed: boolean, action: UninstallOutput['action'], serviceId: string | null): UninstallOutput => ({
+    // Nothing to uninstall means no registration and no current.json: no service id is known.
+    const result = (changed: boolean, action: UninstallOutput['action']): UninstallOutput => ({
       command: 'uninstall',
       schema_version: 1,
       changed,
       action,
-      service_id: serviceId,
+      service_id: changed ? ctx.serviceId : null,
       configuration_id: installed?.configurationId ?? null,
       task_path: ctx.adapter.taskPath,
       endpoint: installed ? endpointOf(installed.definition) : null,
       registration: { state: 'not_installed', enabled: null },
       runtime: STOPPED,
     });
-    if (!anything) return result(false, 'already_uninstalled', installed || reg.state === 'present' ? ctx.serviceId : null);
+    if (!anything) return result(false, 'already_uninstalled');
     await stopInstance(ctx, installed, reg.state === 'present' ? reg : null, op);
     if (reg.state === 'present' && reg.fingerprint !== null) {
       try {
@@ -221,7 +214,7 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     }
     const failures = await ctx.store.removeManagedFiles(ctx.serviceId);
     if (failures.length > 0) throw incomplete(op, failures.join('; '));
-    return result(true, 'uninstalled', ctx.serviceId);
+    return result(true, 'uninstalled');
   });
 }
 

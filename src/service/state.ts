@@ -20,12 +20,6 @@ interface CurrentIndex {
   updated_at: string;
 }
 
-interface RuntimeExit {
-  code: number;
-  reason: string;
-  at: string;
-}
-
 export interface RuntimeRecord {
   schema_version: 1;
   service_id: string;
@@ -36,7 +30,7 @@ export interface RuntimeRecord {
   port: number;
   started_at: string;
   ready_at: string | null;
-  exit: RuntimeExit | null;
+  exit: { code: number; reason: string; at: string } | null;
 }
 
 interface LifecycleRecord {

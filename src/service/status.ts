@@ -7,7 +7,7 @@ import type { ServiceContext } from './context.js';
 import { endpointOf } from './definition.js';
 import type { ServiceCode } from './errors.js';
 import { classify, type Observation, observe, provenInstance } from './identity.js';
-import { driftFor, type Installed, loadInstalled } from './installed.js';
+import { driftFor, loadInstalled } from './installed.js';
 import type { DriftEntry, SchedulerInfo } from './scheduler.js';
 
 type Code = ServiceCode | null;
@@ -65,13 +65,8 @@ interface StatusOutput {
 
 export async function status(ctx: ServiceContext): Promise<StatusOutput> {
   const reg = await ctx.adapter.inspect();
-  let installed: Installed | null = null;
-  let stateInvalid = false;
-  try {
-    installed = await loadInstalled(ctx, 'mcp.service.status');
-  } catch {
-    stateInvalid = true;
-  }
+  // An unreadable state reads as none installed; the registration then reports it invalid.
+  const installed = await loadInstalled(ctx, 'mcp.service.status').catch(() => null);
   const runtimeRead = await ctx.store.readRuntime();
   const rt = runtimeRead.kind === 'ok' ? runtimeRead.value : null;
   const port = rt?.port ?? installed?.definition.port ?? null;
@@ -89,7 +84,7 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
       ? { state: 'not_installed', diagnostic_code: 'MCP_SERVICE_NOT_INSTALLED', owned: null, enabled: null }
       : !reg.owned
         ? { state: 'conflict', diagnostic_code: 'MCP_SERVICE_TASK_CONFLICT', owned: false, enabled: scheduler.enabled }
-        : stateInvalid || !installed
+        : !installed
           ? { state: 'invalid', diagnostic_code: 'MCP_SERVICE_STATE_INVALID', owned: true, enabled: scheduler.enabled }
           : drift.length > 0
             ? { state: 'drifted', diagnostic_code: 'MCP_SERVICE_CONFIGURATION_DRIFT', owned: true, enabled: scheduler.enabled }
