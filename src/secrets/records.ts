@@ -69,13 +69,10 @@ function checkValues(kind: SecretKind, values: unknown): Record<string, string> 
     out.push([field, value]);
   }
   const result = Object.fromEntries(out);
-  for (const field of fields.required) {
-    if (!Object.hasOwn(result, field)) throw invalid(`kind ${kind} requires field '${field}'`);
-  }
-  for (const [field, value] of out) {
-    const problem = fieldProblem(kind, field, value);
-    if (problem) throw invalid(problem);
-  }
+  const missing = fields.required.find((field) => !Object.hasOwn(result, field));
+  if (missing !== undefined) throw invalid(`kind ${kind} requires field '${missing}'`);
+  const problem = out.map(([field, value]) => fieldProblem(kind, field, value)).find((p) => p !== undefined);
+  if (problem) throw invalid(problem);
   return result;
 }
 

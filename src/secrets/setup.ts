@@ -22,11 +22,6 @@ export interface SetupTarget {
   description?: string;
 }
 
-interface Entry {
-  target: SetupTarget;
-  expiresAt: number;
-}
-
 export function invalidCapability(): AhError {
   // One message for unknown, expired and spent alike: the difference helps nobody but a guesser.
   return new AhError({
@@ -38,7 +33,7 @@ export function invalidCapability(): AhError {
 
 export class CapabilityStore {
   // A Map iterates in insertion order, which is also expiry order (the TTL is constant).
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, { target: SetupTarget; expiresAt: number }>();
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly max: number;

@@ -6,8 +6,8 @@
 import type { ServiceContext } from './context.js';
 import { endpointOf } from './definition.js';
 import type { ServiceCode } from './errors.js';
-import { classify, type Observation, observe, provenInstance } from './identity.js';
-import { driftFor, loadInstalled } from './installed.js';
+import { classify, type Observation, observe } from './identity.js';
+import { describeDrift, driftFor, loadInstalled } from './installed.js';
 import type { DriftEntry, SchedulerInfo } from './scheduler.js';
 
 type Code = ServiceCode | null;
@@ -92,11 +92,11 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
 
   const kind = o ? classify(ctx, o, installed?.configurationId ?? null) : 'none';
   const answered = o?.readiness.kind === 'ready' ? o.readiness : null;
-  const proven = o !== null && answered !== null && provenInstance(ctx, o);
-  const mismatch = o?.readiness.kind === 'foreign' || (answered !== null && !proven);
+  // Anything answering that is not our proven instance is a mismatch.
+  const proven = kind === 'exact' || kind === 'stale_config';
   const readiness: StatusOutput['readiness'] = {
-    state: o === null ? 'not_checked' : proven ? 'ready' : mismatch ? 'mismatch' : 'not_ready',
-    diagnostic_code: mismatch ? 'MCP_SERVICE_IDENTITY_MISMATCH' : null,
+    state: o === null ? 'not_checked' : proven ? 'ready' : kind === 'foreign' ? 'mismatch' : 'not_ready',
+    diagnostic_code: kind === 'foreign' ? 'MCP_SERVICE_IDENTITY_MISMATCH' : null,
     port: o?.port ?? null,
     pid: answered?.pid ?? null,
     instance_id: answered?.instance_id ?? null,
@@ -171,14 +171,13 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
 
 export function statusText(s: StatusOutput): string {
   const tag = (code: Code) => (code ? ` [${code}]` : '');
-  const lines = [
+  return [
     `managed MCP service ${s.service_id}${s.endpoint ? ` on ${s.endpoint}` : ''}`,
     `  registration: ${s.registration.state}${tag(s.registration.diagnostic_code)} (${s.task_path})`,
     `  scheduler:    ${s.scheduler.state}${tag(s.scheduler.diagnostic_code)}${s.scheduler.message ? `: ${s.scheduler.message}` : ''}`,
     `  runtime:      ${s.runtime.state}${tag(s.runtime.diagnostic_code)}${s.runtime.state === 'running' ? ` (pid ${s.runtime.pid}, instance ${s.runtime.instance_id})` : ''}`,
     `  readiness:    ${s.readiness.state}${tag(s.readiness.diagnostic_code)}`,
     `  lifecycle:    ${s.lifecycle.state}${tag(s.lifecycle.diagnostic_code)}${s.lifecycle.last_operation ? ` (last: ${s.lifecycle.last_operation} ${s.lifecycle.last_result})` : ''}`,
-  ];
-  for (const d of s.drift) lines.push(`  drift: ${d.field}: expected ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.actual)}`);
-  return lines.join('\n');
+    ...s.drift.map((d) => `  drift: ${describeDrift([d])}`),
+  ].join('\n');
 }
