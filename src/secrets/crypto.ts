@@ -12,15 +12,7 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 
-interface Envelope {
-  version: number;
-  nonce: string;
-  ciphertext: string;
-}
-
-function aad(): Buffer {
-  return Buffer.from([VAULT_FORMAT_VERSION]);
-}
+const AAD = Buffer.from([VAULT_FORMAT_VERSION]);
 
 /** The one error for every unreadable vault; the cause says which check failed, never any content. */
 export function lockedError(cause: string): AhError {
@@ -51,10 +43,9 @@ export function seal(plaintext: Buffer, key: Buffer): string {
   checkKey(key);
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-  cipher.setAAD(aad());
+  cipher.setAAD(AAD);
   const body = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
-  const envelope: Envelope = { version: VAULT_FORMAT_VERSION, nonce: nonce.toString('base64'), ciphertext: body.toString('base64') };
-  return `${JSON.stringify(envelope)}\n`;
+  return `${JSON.stringify({ version: VAULT_FORMAT_VERSION, nonce: nonce.toString('base64'), ciphertext: body.toString('base64') })}\n`;
 }
 
 /** Verifies and decrypts an envelope; any parse, version, nonce or authentication problem → VAULT_LOCKED. */
@@ -76,7 +67,7 @@ export function open(fileText: string, key: Buffer): Buffer {
   const body = decodeBase64(envelope.ciphertext, 'ciphertext');
   if (body.length < TAG_BYTES) throw lockedError('the ciphertext is truncated');
   const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-  decipher.setAAD(aad());
+  decipher.setAAD(AAD);
   decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
   try {
     return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]);

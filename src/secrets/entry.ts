@@ -10,15 +10,10 @@ import { KIND_FIELDS, type SecretKind } from './types.js';
 
 const ATTEMPTS = 3;
 
-function fieldOrder(kind: SecretKind): string[] {
-  const { required, optional } = KIND_FIELDS[kind];
-  return [...required, ...optional];
-}
-
 export async function enterValues(prompter: Prompter, kind: SecretKind, mode: 'create' | 'edit'): Promise<Record<string, string>> {
   const spec = KIND_FIELDS[kind];
   const values: Record<string, string> = {};
-  for (const field of fieldOrder(kind)) {
+  for (const field of [...spec.required, ...spec.optional]) {
     const hidden = !spec.plain.includes(field);
     const multiline = spec.multiline.includes(field);
     const required = mode === 'create' && spec.required.includes(field);

@@ -84,12 +84,11 @@ function keyringKeySource(): KeySource {
           throw unavailable('could not store a new vault key in the OS credential store', describe(error));
         }
         cached = fresh;
-        return Buffer.from(fresh);
+      } else {
+        cached = parseHexKey(stored);
+        if (!cached) throw unavailable(`the OS credential store entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT} does not hold a valid key`);
       }
-      const key = parseHexKey(stored);
-      if (!key) throw unavailable(`the OS credential store entry ${KEYRING_SERVICE}/${KEYRING_ACCOUNT} does not hold a valid key`);
-      cached = key;
-      return Buffer.from(key);
+      return Buffer.from(cached);
     },
   };
 }
@@ -147,15 +146,13 @@ export function captureMasterKey(env: NodeJS.ProcessEnv): KeySource {
   delete env[MASTER_KEY_FILE_ENV];
   // An empty assignment (`AH_VAULT_MASTER_KEY= ah …`) reads as "unset", the usual shell idiom.
   const hasRaw = raw !== undefined && raw !== '';
-  if (file !== undefined && file !== '') {
-    if (hasRaw) {
-      return {
-        origin: 'file',
-        load: () => Promise.reject(unavailable(`both ${MASTER_KEY_FILE_ENV} and ${MASTER_KEY_ENV} are set`, 'set only one of them')),
-      };
-    }
-    return keySourceFromFile(file);
+  const hasFile = file !== undefined && file !== '';
+  if (hasFile && hasRaw) {
+    return {
+      origin: 'file',
+      load: () => Promise.reject(unavailable(`both ${MASTER_KEY_FILE_ENV} and ${MASTER_KEY_ENV} are set`, 'set only one of them')),
+    };
   }
-  if (!hasRaw) return keyringKeySource();
-  return keySourceFromHex(raw);
+  if (hasFile) return keySourceFromFile(file);
+  return hasRaw ? keySourceFromHex(raw) : keyringKeySource();
 }

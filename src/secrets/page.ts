@@ -118,6 +118,12 @@ function fieldHtml(name: string, target: SetupTarget): string {
   return `<div class="field"><label for="${id}">${labelOf(name)} <span class="tag">(${tag})</span></label>${control}</div>`;
 }
 
+const CLOSE_TAB = `function closeTab() {
+    window.close();
+    var hint = document.getElementById('close-hint');
+    if (hint) hint.textContent = 'If this tab stays open, you can close it yourself.';
+  }`;
+
 // Posts with fetch so a failure leaves every typed value in place and adds no history entry; the
 // busy flag plus the disabled button make a double click send one request.
 const FORM_SCRIPT = `
@@ -169,17 +175,9 @@ const FORM_SCRIPT = `
     document.getElementById('close').focus();
   }
   document.getElementById('close').addEventListener('click', closeTab);
-  ${closeTabSource()}
+  ${CLOSE_TAB}
 })();
 `;
-
-function closeTabSource(): string {
-  return `function closeTab() {
-    window.close();
-    var hint = document.getElementById('close-hint');
-    if (hint) hint.textContent = 'If this tab stays open, you can close it yourself.';
-  }`;
-}
 
 function doneView(target: { action: string }, secret: SecretMetadata | undefined, hidden: boolean): string {
   const cell = (key: keyof SecretMetadata) => (secret ? escapeHtml(secret[key] ?? '\u2014') : '');
@@ -228,7 +226,7 @@ ${doneView(target, undefined, true)}`;
 
 /** The confirmation for a plain (script-less) form post. */
 export function renderSuccess(target: SetupTarget, secret: SecretMetadata, nonce: string): string {
-  const script = `(function () { ${closeTabSource()} document.getElementById('close').addEventListener('click', closeTab); })();`;
+  const script = `(function () { ${CLOSE_TAB} document.getElementById('close').addEventListener('click', closeTab); })();`;
   return page(`Secret ${secret.id} saved \u2013 ah`, nonce, doneView(target, secret, false), script);
 }
 

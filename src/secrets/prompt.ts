@@ -16,7 +16,6 @@ interface PromptIO {
 }
 
 export interface Prompter {
-  /** One line. */
   line(question: string, options?: { hidden?: boolean }): Promise<string>;
   /** Lines up to one holding only `.`; joined with newlines (empty when the first line is `.`). */
   block(question: string, options?: { hidden?: boolean }): Promise<string>;
@@ -104,11 +103,7 @@ export function createPrompter(io: PromptIO): Prompter {
         }
         return lines.join('\n');
       }),
-    note: (text) => {
-      io.output.write(`${text}\n`);
-    },
-    close: () => {
-      rl.close();
-    },
+    note: (text) => io.output.write(`${text}\n`),
+    close: () => rl.close(),
   };
 }

@@ -23,11 +23,7 @@ const MAX_DESCRIPTION = 2000;
 const MAX_VALUE_BYTES = 64 * 1024;
 /** Control characters would corrupt the one-line text output and logs. */
 function hasControl(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
+  return [...text].some((c) => c.charCodeAt(0) < 0x20 || c === '\x7f');
 }
 
 function invalid(message: string, hint?: string): AhError {
@@ -73,13 +69,10 @@ function checkValues(kind: SecretKind, values: unknown): Record<string, string> 
     out.push([field, value]);
   }
   const result = Object.fromEntries(out);
-  for (const field of fields.required) {
-    if (!Object.hasOwn(result, field)) throw invalid(`kind ${kind} requires field '${field}'`);
-  }
-  for (const [field, value] of out) {
-    const problem = fieldProblem(kind, field, value);
-    if (problem) throw invalid(problem);
-  }
+  const missing = fields.required.find((field) => !Object.hasOwn(result, field));
+  if (missing !== undefined) throw invalid(`kind ${kind} requires field '${missing}'`);
+  const problem = out.map(([field, value]) => fieldProblem(kind, field, value)).find((p) => p !== undefined);
+  if (problem) throw invalid(problem);
   return result;
 }
 

@@ -22,11 +22,6 @@ export interface SetupTarget {
   description?: string;
 }
 
-interface Entry {
-  target: SetupTarget;
-  expiresAt: number;
-}
-
 export function invalidCapability(): AhError {
   // One message for unknown, expired and spent alike: the difference helps nobody but a guesser.
   return new AhError({
@@ -38,7 +33,7 @@ export function invalidCapability(): AhError {
 
 export class CapabilityStore {
   // A Map iterates in insertion order, which is also expiry order (the TTL is constant).
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, { target: SetupTarget; expiresAt: number }>();
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly max: number;
@@ -131,23 +126,12 @@ function optionalText(body: Record<string, unknown>, key: string): string | unde
 const FIELD_ORDER = ['host', 'port', 'database', 'user', 'username', 'password', 'sslmode', 'private_key', 'passphrase', 'token'];
 
 export function formFields(kind: SecretKind): string[] {
-  const spec = KIND_FIELDS[kind];
-  const all = [...spec.required, ...spec.optional];
+  const { required, optional } = KIND_FIELDS[kind];
   const rank = (f: string) => (FIELD_ORDER.includes(f) ? FIELD_ORDER.indexOf(f) : FIELD_ORDER.length);
-  return all.sort((a, b) => rank(a) - rank(b));
+  return [...required, ...optional].sort((a, b) => rank(a) - rank(b));
 }
 
-interface SetupService {
-  readonly capabilities: CapabilityStore;
-  /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
-  mint(body: unknown): Promise<{ capability: string; target: SetupTarget }>;
-  /** The target of a live capability, or VAULT_SETUP_CAPABILITY_INVALID. */
-  inspect(capability: string): SetupTarget;
-  /** Writes one submission; consumes the capability only when the write succeeded. */
-  submit(capability: string, form: URLSearchParams): Promise<{ target: SetupTarget; secret: SecretMetadata }>;
-}
-
-export function createSetupService(vault: () => VaultStore, options: { now?: () => number; max?: number } = {}): SetupService {
+export function createSetupService(vault: () => VaultStore, options: { now?: () => number; max?: number } = {}) {
   const capabilities = new CapabilityStore(options);
   const mutex = new Mutex();
 
@@ -183,6 +167,7 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
     return target;
   }
 
+  /** The target of a live capability, or VAULT_SETUP_CAPABILITY_INVALID. */
   function inspect(capability: string): SetupTarget {
     const target = capabilities.peek(capability);
     if (target === undefined) throw invalidCapability();
@@ -215,13 +200,15 @@ export function createSetupService(vault: () => VaultStore, options: { now?: () 
 
   return {
     capabilities,
-    async mint(body) {
+    /** Validates a capability request (the parsed JSON body), resolves its target and mints. */
+    async mint(body: unknown): Promise<{ capability: string; target: SetupTarget }> {
       const target = await resolveTarget(body);
       const { capability } = capabilities.mint(target);
       return { capability, target };
     },
     inspect,
-    submit(capability, form) {
+    /** Writes one submission; consumes the capability only when the write succeeded. */
+    submit(capability: string, form: URLSearchParams): Promise<{ target: SetupTarget; secret: SecretMetadata }> {
       return mutex.run(async () => {
         const target = inspect(capability);
         const values = valuesOf(target, form);

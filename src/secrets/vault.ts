@@ -15,15 +15,8 @@ import { metadataOf, newRecord, parseDocument, patchedRecord, serializeDocument,
 import type { SecretKind, SecretMetadata, VaultStore } from './types.js';
 
 const VAULT_FILE = 'secrets.v1.json';
-// A dead writer's lock is taken over at once; this bounds the wait for a live one.
+// A dead writer's lock is taken over at once; this bounds the wait for a live one's mutation (then VAULT_BUSY).
 const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
-
-interface VaultOptions {
-  configDir: string;
-  key: KeySource;
-  /** Longest wait for another process's mutation to finish before VAULT_BUSY. */
-  lockTimeoutMs?: number;
-}
 
 function notInitialized(): AhError {
   return new AhError({
@@ -47,7 +40,7 @@ function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
 }
 
-export function createVault(options: VaultOptions): VaultStore {
+export function createVault(options: { configDir: string; key: KeySource; lockTimeoutMs?: number }): VaultStore {
   const path = join(options.configDir, VAULT_FILE);
   // The lock helper appends `.lock`, giving the sidecar name `secrets.v1.lock`.
   const lockTarget = join(options.configDir, 'secrets.v1');
@@ -71,8 +64,7 @@ export function createVault(options: VaultOptions): VaultStore {
       if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notInitialized();
       throw lockedError(`the vault file cannot be read (${errnoOf(error) ?? 'error'})`);
     }
-    const key = await options.key.load();
-    return parseDocument(open(text, key));
+    return parseDocument(open(text, await options.key.load()));
   }
 
   async function save(doc: VaultDocument, create = false): Promise<void> {

@@ -5,23 +5,10 @@
 import { existsSync } from 'node:fs';
 import type { Env } from '../platform/paths.js';
 import { type HeldLock, lockHeld } from '../platform/lock.js';
-import { tryLock } from './locks.js';
 import { probeReadiness, type Readiness, requestShutdown } from './probe.js';
 import type { SchedulerAdapter } from './scheduler.js';
-import type { StateStore } from './state.js';
+import { type StateStore, tryLock } from './state.js';
 import { processRunning } from '../platform/processes.js';
-
-interface Timing {
-  /** start: readiness must match within this budget. */
-  startMs: number;
-  /** stop: graceful completion after the control shutdown. */
-  stopGraceMs: number;
-  /** stop: the whole operation, including the service-manager fallback. */
-  stopDeadlineMs: number;
-  pollMs: number;
-}
-
-const DEFAULT_TIMING: Timing = { startMs: 15_000, stopGraceMs: 5_000, stopDeadlineMs: 15_000, pollMs: 100 };
 
 export interface ServiceContext {
   adapter: SchedulerAdapter;
@@ -31,7 +18,15 @@ export interface ServiceContext {
   env: Env;
   /** The running ah's version (what a fresh managed server reports). */
   version: string;
-  timing: Timing;
+  timing: {
+    /** start: readiness must match within this budget. */
+    startMs: number;
+    /** stop: graceful completion after the control shutdown. */
+    stopGraceMs: number;
+    /** stop: the whole operation, including the service-manager fallback. */
+    stopDeadlineMs: number;
+    pollMs: number;
+  };
   /** The adapter reports the service's main PID (systemd does; Task Scheduler does not). */
   schedulerKnowsPid: boolean;
   probe(port: number): Promise<Readiness>;
@@ -44,18 +39,10 @@ export interface ServiceContext {
   now(): number;
 }
 
-/** Test-only overrides of the budgets (not flags: a normal install never sets them). */
-function timingFrom(env: Env): Timing {
-  const num = (name: string, fallback: number) => {
-    const raw = env[name];
-    return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : fallback;
-  };
-  return {
-    startMs: num('AH_INTERNAL_SERVICE_START_TIMEOUT_MS', DEFAULT_TIMING.startMs),
-    stopGraceMs: num('AH_INTERNAL_SERVICE_STOP_GRACE_MS', DEFAULT_TIMING.stopGraceMs),
-    stopDeadlineMs: num('AH_INTERNAL_SERVICE_STOP_DEADLINE_MS', DEFAULT_TIMING.stopDeadlineMs),
-    pollMs: DEFAULT_TIMING.pollMs,
-  };
+/** A test-only knob from the environment (not a flag: a normal install never sets it). */
+export function internalKnob(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : fallback;
 }
 
 export function liveContext(
@@ -63,7 +50,12 @@ export function liveContext(
 ): ServiceContext {
   return {
     ...parts,
-    timing: timingFrom(parts.env),
+    timing: {
+      startMs: internalKnob(parts.env, 'AH_INTERNAL_SERVICE_START_TIMEOUT_MS', 15_000),
+      stopGraceMs: internalKnob(parts.env, 'AH_INTERNAL_SERVICE_STOP_GRACE_MS', 5_000),
+      stopDeadlineMs: internalKnob(parts.env, 'AH_INTERNAL_SERVICE_STOP_DEADLINE_MS', 15_000),
+      pollMs: 100,
+    },
     schedulerKnowsPid: parts.adapter.kind === 'systemd',
     probe: (port) => probeReadiness(port),
     shutdown: (port, id) => requestShutdown(port, id),

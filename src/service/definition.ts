@@ -27,20 +27,25 @@ export interface ServiceDefinition {
   restart_delay_sec: number;
 }
 
-const KEYS: ReadonlyArray<keyof ServiceDefinition> = [
-  'schema_version',
-  'service_id',
-  'platform',
-  'cwd',
-  'limit',
-  'port',
-  'max_active',
-  'default_timeout_ms',
-  'config_dir',
-  'ah_path',
-  'node_path',
-  'restart_delay_sec',
-];
+const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+const int = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+
+/** Each field's check, in the canonical key order. */
+const FIELDS: Record<keyof ServiceDefinition, (v: unknown) => boolean> = {
+  schema_version: (v) => v === 1,
+  service_id: str,
+  platform: (v) => v === 'linux' || v === 'win32',
+  cwd: (v) => v === null || str(v),
+  limit: (v) => v === null || int(v),
+  port: (v) => int(v) && (v as number) > 0 && (v as number) <= 65535,
+  max_active: int,
+  default_timeout_ms: int,
+  config_dir: str,
+  ah_path: str,
+  node_path: str,
+  restart_delay_sec: int,
+};
+const KEYS = Object.keys(FIELDS) as Array<keyof ServiceDefinition>;
 
 /** Canonical JSON: fixed key order, no whitespace; the hash input and the file content. */
 export function canonicalJson(definition: ServiceDefinition): string {
@@ -64,26 +69,8 @@ export function endpointOf(definition: Pick<ServiceDefinition, 'port'>): string 
 export function parseDefinition(value: unknown): ServiceDefinition | null {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const d = value as Record<string, unknown>;
-  const keys = Object.keys(d);
-  if (keys.length !== KEYS.length || !KEYS.every((k) => k in d)) return null;
-  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
-  const int = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
-  const ok =
-    d.schema_version === 1 &&
-    str(d.service_id) &&
-    (d.platform === 'linux' || d.platform === 'win32') &&
-    (d.cwd === null || str(d.cwd)) &&
-    (d.limit === null || int(d.limit)) &&
-    int(d.port) &&
-    (d.port as number) > 0 &&
-    (d.port as number) <= 65535 &&
-    int(d.max_active) &&
-    int(d.default_timeout_ms) &&
-    str(d.config_dir) &&
-    str(d.ah_path) &&
-    str(d.node_path) &&
-    int(d.restart_delay_sec);
-  return ok ? (d as unknown as ServiceDefinition) : null;
+  if (Object.keys(d).length !== KEYS.length) return null;
+  return KEYS.every((k) => k in d && FIELDS[k](d[k])) ? (d as unknown as ServiceDefinition) : null;
 }
 
 /** The `ah` argv (after node and the ah script) the managed server runs with. */

@@ -34,15 +34,7 @@ const RETRYABLE = new Set<ServiceCode>([
 export function serviceError(
   code: ServiceCode,
   message: string,
-  extra: { cause?: string; hint?: string; operation?: string } = {},
+  { operation = 'mcp.service', ...extra }: { cause?: string; hint?: string; operation?: string } = {},
 ): AhError {
-  return new AhError({
-    code,
-    message,
-    cause: extra.cause,
-    hint: extra.hint,
-    retryable: RETRYABLE.has(code),
-    domain: 'mcp',
-    operation: extra.operation ?? 'mcp.service',
-  });
+  return new AhError({ code, message, ...extra, retryable: RETRYABLE.has(code), domain: 'mcp', operation });
 }

@@ -12,28 +12,12 @@ export interface Observation {
   port: number;
   readiness: Readiness;
   runtime: RuntimeRecord | null;
-  /** runtime.json exists but does not parse. */
-  runtimeInvalid: boolean;
   scheduler: SchedulerInfo;
 }
 
-type Classification =
-  /** Our proven instance running the expected configuration. */
-  | 'exact'
-  /** Our proven instance, but started from another configuration. */
-  | 'stale_config'
-  | 'foreign'
-  | 'none';
-
 export async function observe(ctx: ServiceContext, port: number): Promise<Observation> {
   const [readiness, runtime, scheduler] = await Promise.all([ctx.probe(port), ctx.store.readRuntime(), ctx.adapter.query()]);
-  return {
-    port,
-    readiness,
-    runtime: runtime.kind === 'ok' ? runtime.value : null,
-    runtimeInvalid: runtime.kind === 'invalid',
-    scheduler,
-  };
+  return { port, readiness, runtime: runtime.kind === 'ok' ? runtime.value : null, scheduler };
 }
 
 /** True when the answering server is the instance runtime.json describes. */
@@ -46,7 +30,12 @@ export function provenInstance(ctx: ServiceContext, o: Observation): boolean {
   return !ctx.schedulerKnowsPid || o.scheduler.main_pid === rt.pid;
 }
 
-export function classify(ctx: ServiceContext, o: Observation, configurationId: string | null): Classification {
+/** exact: our proven instance running the expected configuration; stale_config: ours, started from another one. */
+export function classify(
+  ctx: ServiceContext,
+  o: Observation,
+  configurationId: string | null,
+): 'exact' | 'stale_config' | 'foreign' | 'none' {
   if (o.readiness.kind === 'none') return 'none';
   if (!provenInstance(ctx, o)) return 'foreign';
   return configurationId === null || o.runtime?.configuration_id === configurationId ? 'exact' : 'stale_config';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/tmp.js';
 import { spawnAttached } from '../platform/exec.js';
-import { MAX_RELAUNCHES, superviseServer } from './launcher.js';
+import { MAX_RELAUNCHES } from './definition.js';
+import { superviseServer } from './launcher.js';
 
 /** A real child that appends one line per run and exits with the code listed for that run. */
 function crashingProgram(dir: string, codes: number[]): { args: string[]; runs: () => number } {

@@ -6,10 +6,11 @@
  * ends the launcher with 0; the last failure's code ends it otherwise. While it waits between
  * attempts the task stays running with no server, which status reports as restart_backoff.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type AttachedChild, spawnAttached } from '../platform/exec.js';
+import { MAX_RELAUNCHES } from './definition.js';
 
 const LAUNCHER_ENV = 'AH_MANAGED_LAUNCHER';
-export const MAX_RELAUNCHES = 3;
 
 interface LauncherOptions {
   program: string;
@@ -21,19 +22,6 @@ interface LauncherOptions {
   start?: (program: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>) => AttachedChild;
   /** Fires when the launcher should stop (SIGINT/SIGTERM): no further relaunch. */
   stop?: AbortSignal;
-  onAttempt?: (attempt: number) => void;
-}
-
-function pause(ms: number, stop?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      stop?.removeEventListener('abort', done);
-      resolve();
-    }
-    stop?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Runs the server under the relaunch policy; resolves to the launcher's exit code. */
@@ -42,10 +30,10 @@ export async function superviseServer(options: LauncherOptions): Promise<number>
   let code = 1;
   for (let attempt = 0; attempt <= MAX_RELAUNCHES; attempt += 1) {
     if (attempt > 0) {
-      await pause(options.spacingMs, options.stop);
+      // An abort ends the wait early (the rejection is the abort itself, checked just below).
+      await sleep(options.spacingMs, undefined, { signal: options.stop }).catch(() => undefined);
       if (options.stop?.aborted) return code;
     }
-    options.onAttempt?.(attempt);
     const child = start(options.program, options.args, options.env);
     const forward = () => child.signal('SIGTERM');
     options.stop?.addEventListener('abort', forward, { once: true });

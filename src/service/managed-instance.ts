@@ -7,18 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Env } from '../platform/paths.js';
-import { tryLock } from './locks.js';
-import { type RuntimeRecord, StateStore } from './state.js';
-
-interface ReadyInfo {
-  port: number;
-  pid: number;
-  instanceId: string;
-  version: string;
-}
+import { type RuntimeRecord, StateStore, tryLock } from './state.js';
 
 export interface ManagedHooks {
-  onReady(info: ReadyInfo): Promise<void>;
+  onReady(info: { port: number; pid: number; instanceId: string; version: string }): Promise<void>;
 }
 
 /** Waiting this long for the lease lets a killed predecessor's lock holder wind down. */
@@ -38,23 +30,21 @@ export async function runManaged(
   const lease = await tryLock(store.instanceLockPath, LEASE_WAIT_SECONDS);
   // Another managed server holds the lease and owns runtime.json: leave both alone.
   if (!lease) return fail(`another managed server holds ${store.instanceLockPath}`);
-  const startedAt = new Date().toISOString();
-  let record: RuntimeRecord | null = null;
-  const recordExit = async (code: number, reason: string) => {
-    const base: RuntimeRecord = record ?? {
-      schema_version: 1,
-      service_id: 'unknown',
-      configuration_id: configurationId || 'unknown',
-      pid: process.pid,
-      instance_id: randomUUID(),
-      version: 'unknown',
-      port: options.port,
-      started_at: startedAt,
-      ready_at: null,
-      exit: null,
-    };
-    await store.writeRuntime({ ...base, exit: { code, reason, at: new Date().toISOString() } }).catch(() => undefined);
+  // What an exit is recorded against until the server is ready and says who it is.
+  let record: RuntimeRecord = {
+    schema_version: 1,
+    service_id: 'unknown',
+    configuration_id: configurationId || 'unknown',
+    pid: process.pid,
+    instance_id: randomUUID(),
+    version: 'unknown',
+    port: options.port,
+    started_at: new Date().toISOString(),
+    ready_at: null,
+    exit: null,
   };
+  const recordExit = (code: number, reason: string) =>
+    store.writeRuntime({ ...record, exit: { code, reason, at: new Date().toISOString() } }).catch(() => undefined);
   const definition = await store.readDefinition(configurationId);
   if (definition.kind !== 'ok' || definition.value.port !== options.port || options.transport !== 'http') {
     const reason =
@@ -67,16 +57,14 @@ export async function runManaged(
     const code = await serve({
       onReady: async (info) => {
         record = {
-          schema_version: 1,
+          ...record,
           service_id: serviceId,
           configuration_id: configurationId,
           pid: info.pid,
           instance_id: info.instanceId,
           version: info.version,
           port: info.port,
-          started_at: startedAt,
           ready_at: new Date().toISOString(),
-          exit: null,
         };
         await store.writeRuntime(record);
       },

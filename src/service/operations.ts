@@ -9,7 +9,7 @@ import { configurationId, endpointOf, type ServiceDefinition } from './definitio
 import { serviceError } from './errors.js';
 import { classify, observe } from './identity.js';
 import { conflictError, driftFor, type Installed, loadInstalled, requireRegistered } from './installed.js';
-import { type MutationOutput, mutationOutput, running, STOPPED, type UninstallOutput, uninstallOutput } from './output.js';
+import { type MutationOutput, running, STOPPED, type UninstallOutput } from './output.js';
 import { driftOf } from './scheduler.js';
 import { startInstance, stopInstance } from './start-stop.js';
 
@@ -57,17 +57,20 @@ function output(
   ctx: ServiceContext,
   command: MutationOutput['command'],
   installed: Installed,
-  fields: Pick<MutationOutput, 'changed' | 'action' | 'runtime'>,
-) {
-  return mutationOutput({
+  { changed, action, runtime }: Pick<MutationOutput, 'changed' | 'action' | 'runtime'>,
+): MutationOutput {
+  return {
     command,
-    ...fields,
+    schema_version: 1,
+    changed,
+    action,
     service_id: ctx.serviceId,
     configuration_id: installed.configurationId,
     task_path: ctx.adapter.taskPath,
     endpoint: endpointOf(installed.definition),
     registration: { state: 'installed', enabled: true },
-  });
+    runtime,
+  };
 }
 
 export async function install(ctx: ServiceContext, definition: ServiceDefinition, noStart: boolean): Promise<MutationOutput> {
@@ -89,8 +92,8 @@ export async function install(ctx: ServiceContext, definition: ServiceDefinition
     const previous = await loadInstalled(ctx, op).catch(() => null);
     const runtime = await ctx.store.readRuntime();
     const canonical = reg.state === 'present' && driftOf(ctx.adapter.expectedProperties(definition), reg.properties).length === 0;
-    const definitionOk = (await ctx.store.readDefinition(id)).kind === 'ok';
-    const registrationChanged = !(canonical && previous?.configurationId === id && definitionOk);
+    // A previous install of this same id implies its definition file verified (loadInstalled checks it).
+    const registrationChanged = !(canonical && previous?.configurationId === id);
     // The instance now running (if ours) is found on the port it recorded, which may differ.
     const runningPort = runtime.kind === 'ok' ? runtime.value.port : definition.port;
     const ours = await observe(ctx, runningPort);
@@ -113,19 +116,11 @@ export async function install(ctx: ServiceContext, definition: ServiceDefinition
     }
     const action = reg.state === 'missing' ? 'installed' : registrationChanged ? 'updated' : 'unchanged';
     if (noStart) {
-      const live = oursKind === 'exact' || oursKind === 'stale_config';
-      return output(ctx, 'install', installed, {
-        changed: registrationChanged,
-        action,
-        runtime: live && ours.runtime ? running(ours.runtime) : STOPPED,
-      });
+      const live = (oursKind === 'exact' || oursKind === 'stale_config') && ours.runtime;
+      return output(ctx, 'install', installed, { changed: registrationChanged, action, runtime: live ? running(live) : STOPPED });
     }
-    let stoppedOld = false;
-    if (oursKind === 'stale_config' && previous) {
-      const prevReg = await ctx.adapter.inspect();
-      await stopInstance(ctx, installed, prevReg, op);
-      stoppedOld = true;
-    }
+    const stoppedOld = oursKind === 'stale_config' && previous !== null;
+    if (stoppedOld) await stopInstance(ctx, installed, await ctx.adapter.inspect(), op);
     const started = await startInstance(ctx, installed, op);
     const changed = registrationChanged || stoppedOld || started.action === 'started';
     return output(ctx, 'install', installed, { changed, action, runtime: running(started.runtime) });
@@ -145,12 +140,8 @@ export async function start(ctx: ServiceContext): Promise<MutationOutput> {
       });
     }
     await record();
-    const started = await startInstance(ctx, installed, op);
-    return output(ctx, 'start', installed, {
-      changed: started.action === 'started',
-      action: started.action,
-      runtime: running(started.runtime),
-    });
+    const { action, runtime } = await startInstance(ctx, installed, op);
+    return output(ctx, 'start', installed, { changed: action === 'started', action, runtime: running(runtime) });
   });
 }
 
@@ -172,8 +163,7 @@ export async function restart(ctx: ServiceContext): Promise<MutationOutput> {
     const stopped = await stopInstance(ctx, installed, reg, op);
     try {
       const now = await requireRegistered(ctx, op);
-      const drift = driftFor(ctx, now.installed, now.reg);
-      if (now.reg.fingerprint !== reg.fingerprint || drift.length > 0) {
+      if (now.reg.fingerprint !== reg.fingerprint || driftFor(ctx, now.installed, now.reg).length > 0) {
         throw serviceError('MCP_SERVICE_TASK_CHANGED', 'the registration changed while restarting', { operation: op });
       }
       const started = await startInstance(ctx, now.installed, op);
@@ -198,15 +188,20 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     const installed = await loadInstalled(ctx, op).catch(() => null);
     const [current, runtime, lifecycle] = await Promise.all([ctx.store.readCurrent(), ctx.store.readRuntime(), ctx.store.readLifecycle()]);
     const anything = reg.state === 'present' || [current, runtime, lifecycle].some((r) => r.kind !== 'missing');
-    const base = {
-      service_id: installed || reg.state === 'present' ? ctx.serviceId : null,
+    // Nothing to uninstall means no registration and no current.json: no service id is known.
+    const result = (changed: boolean, action: UninstallOutput['action']): UninstallOutput => ({
+      command: 'uninstall',
+      schema_version: 1,
+      changed,
+      action,
+      service_id: changed ? ctx.serviceId : null,
       configuration_id: installed?.configurationId ?? null,
       task_path: ctx.adapter.taskPath,
       endpoint: installed ? endpointOf(installed.definition) : null,
-      registration: { state: 'not_installed' as const, enabled: null },
+      registration: { state: 'not_installed', enabled: null },
       runtime: STOPPED,
-    };
-    if (!anything) return uninstallOutput({ ...base, changed: false, action: 'already_uninstalled' });
+    });
+    if (!anything) return result(false, 'already_uninstalled');
     await stopInstance(ctx, installed, reg.state === 'present' ? reg : null, op);
     if (reg.state === 'present' && reg.fingerprint !== null) {
       try {
@@ -219,7 +214,7 @@ export async function uninstall(ctx: ServiceContext): Promise<UninstallOutput> {
     }
     const failures = await ctx.store.removeManagedFiles(ctx.serviceId);
     if (failures.length > 0) throw incomplete(op, failures.join('; '));
-    return uninstallOutput({ ...base, service_id: ctx.serviceId, changed: true, action: 'uninstalled' });
+    return result(true, 'uninstalled');
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * Output contracts. Mutations (install, start, stop, restart) share schema v1 with a fixed field
  * order; uninstall has its own schema with the same order and explicit nulls for last-known ids.
+ * JSON key order is part of the contract, so every builder writes the fields in interface order.
  */
 import type { RuntimeRecord } from './state.js';
 
@@ -23,11 +24,6 @@ interface RuntimeSummary {
   version: string | null;
 }
 
-interface RegistrationSummary {
-  state: 'installed' | 'not_installed';
-  enabled: boolean | null;
-}
-
 export interface MutationOutput {
   command: 'install' | 'start' | 'stop' | 'restart';
   schema_version: 1;
@@ -37,7 +33,7 @@ export interface MutationOutput {
   configuration_id: string;
   task_path: string;
   endpoint: string;
-  registration: RegistrationSummary;
+  registration: { state: 'installed'; enabled: true };
   runtime: RuntimeSummary;
 }
 
@@ -50,7 +46,7 @@ export interface UninstallOutput {
   configuration_id: string | null;
   task_path: string;
   endpoint: string | null;
-  registration: RegistrationSummary;
+  registration: { state: 'not_installed'; enabled: null };
   runtime: RuntimeSummary;
 }
 
@@ -58,31 +54,6 @@ export const STOPPED: RuntimeSummary = { state: 'stopped', pid: null, instance_i
 
 export function running(rt: RuntimeRecord): RuntimeSummary {
   return { state: 'running', pid: rt.pid, instance_id: rt.instance_id, configuration_id: rt.configuration_id, version: rt.version };
-}
-
-/** Builds the object field by field so JSON key order is the contract's order. */
-function ordered<T extends MutationOutput | UninstallOutput>(f: Omit<T, 'schema_version'>): T {
-  const r = f.runtime;
-  return {
-    command: f.command,
-    schema_version: 1,
-    changed: f.changed,
-    action: f.action,
-    service_id: f.service_id,
-    configuration_id: f.configuration_id,
-    task_path: f.task_path,
-    endpoint: f.endpoint,
-    registration: { state: f.registration.state, enabled: f.registration.enabled },
-    runtime: { state: r.state, pid: r.pid, instance_id: r.instance_id, configuration_id: r.configuration_id, version: r.version },
-  } as T;
-}
-
-export function mutationOutput(fields: Omit<MutationOutput, 'schema_version'>): MutationOutput {
-  return ordered<MutationOutput>(fields);
-}
-
-export function uninstallOutput(fields: Omit<UninstallOutput, 'schema_version' | 'command'>): UninstallOutput {
-  return ordered<UninstallOutput>({ command: 'uninstall', ...fields });
 }
 
 /** One or two lines for people. */

@@ -59,10 +59,6 @@ export async function probeReadiness(port: number, timeoutMs = 1500): Promise<Re
 
 /** POST /control/shutdown for exactly this instance; resolves with the HTTP status (0 = no answer). */
 export async function requestShutdown(port: number, instanceId: string, timeoutMs = 2000): Promise<number> {
-  try {
-    const reply = await call(port, 'POST', '/control/shutdown', JSON.stringify({ instance_id: instanceId }), timeoutMs);
-    return reply.status;
-  } catch {
-    return 0;
-  }
+  const reply = await call(port, 'POST', '/control/shutdown', JSON.stringify({ instance_id: instanceId }), timeoutMs).catch(() => null);
+  return reply?.status ?? 0;
 }

@@ -60,14 +60,10 @@ export interface DriftEntry {
 /** Property-level drift, sorted by field. */
 export function driftOf(expected: Record<string, string>, actual: Record<string, string> | null): DriftEntry[] {
   if (actual === null) return [];
-  const fields = new Set([...Object.keys(expected), ...Object.keys(actual)]);
-  const out: DriftEntry[] = [];
-  for (const field of fields) {
-    const e = expected[field] ?? null;
-    const a = actual[field] ?? null;
-    if (e !== a) out.push({ field, expected: e, actual: a });
-  }
-  return out.sort((x, y) => (x.field < y.field ? -1 : x.field > y.field ? 1 : 0));
+  return [...new Set([...Object.keys(expected), ...Object.keys(actual)])]
+    .map((field) => ({ field, expected: expected[field] ?? null, actual: actual[field] ?? null }))
+    .filter((d) => d.expected !== d.actual)
+    .sort((x, y) => (x.field < y.field ? -1 : x.field > y.field ? 1 : 0));
 }
 
 /** Runs one manager command line; `missing` when the program is not installed. */

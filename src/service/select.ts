@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { runProcess } from '../platform/exec.js';
 import { type Env, stateRoot } from '../platform/paths.js';
-import { liveContext, type ServiceContext } from './context.js';
+import { internalKnob, liveContext, type ServiceContext } from './context.js';
 import {
   DEFAULT_MAX_ACTIVE,
   DEFAULT_PORT,
@@ -22,17 +22,8 @@ function execRunner(env: Env, cwd: string): Runner {
     const r = await runProcess(program, args, { cwd, env, maxBytes: 1024 * 1024 });
     if (r.kind === 'exited') return { kind: 'exited', code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
     if (r.kind === 'missing') return { kind: 'missing', message: `${program} was not found on PATH` };
-    if (r.kind === 'failed') return { kind: 'failed', message: r.message };
-    return { kind: 'failed', message: `${program} was interrupted` };
+    return { kind: 'failed', message: r.kind === 'failed' ? r.message : `${program} was interrupted` };
   };
-}
-
-function supportedPlatform(platform: NodeJS.Platform, operation: string): 'linux' | 'win32' {
-  if (platform === 'linux' || platform === 'win32') return platform;
-  throw serviceError('MCP_SERVICE_UNSUPPORTED_PLATFORM', `the managed MCP service is not available on ${platform}`, {
-    hint: 'Run the server by hand: `ah mcp serve --transport http`.',
-    operation,
-  });
 }
 
 export async function serviceContext(
@@ -41,7 +32,13 @@ export async function serviceContext(
   operation: string,
   options: { platform?: NodeJS.Platform; runner?: Runner } = {},
 ): Promise<ServiceContext> {
-  const platform = supportedPlatform(options.platform ?? process.platform, operation);
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux' && platform !== 'win32') {
+    throw serviceError('MCP_SERVICE_UNSUPPORTED_PLATFORM', `the managed MCP service is not available on ${platform}`, {
+      hint: 'Run the server by hand: `ah mcp serve --transport http`.',
+      operation,
+    });
+  }
   const stateDir = stateRoot(env, platform);
   const serviceId = serviceIdFor(platform, stateDir);
   const runner = options.runner ?? execRunner(env, platform === 'win32' ? (env.SystemRoot ?? 'C:\\Windows') : '/');
@@ -72,7 +69,6 @@ export function definitionFor(ctx: ServiceContext, input: InstallInput): Service
       return p;
     }
   };
-  const restartRaw = ctx.env.AH_INTERNAL_SERVICE_RESTART_SEC;
   return {
     schema_version: 1,
     service_id: ctx.serviceId,
@@ -86,6 +82,6 @@ export function definitionFor(ctx: ServiceContext, input: InstallInput): Service
     ah_path: real(input.ahPath),
     node_path: real(input.nodePath),
     // Test-only knob: shortens the relaunch spacing so the crash-loop tests stay fast.
-    restart_delay_sec: restartRaw !== undefined && /^\d+$/.test(restartRaw) ? Number(restartRaw) : DEFAULT_RESTART_DELAY_SEC,
+    restart_delay_sec: internalKnob(ctx.env, 'AH_INTERNAL_SERVICE_RESTART_SEC', DEFAULT_RESTART_DELAY_SEC),
   };
 }

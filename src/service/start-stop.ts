@@ -9,11 +9,6 @@ import { describeDrift, driftFor, type Installed } from './installed.js';
 import type { RegistrationInfo } from './scheduler.js';
 import type { RuntimeRecord } from './state.js';
 
-interface StartResult {
-  action: 'started' | 'already_running';
-  runtime: RuntimeRecord;
-}
-
 async function waitUntil(ctx: ServiceContext, deadline: number, test: () => Promise<boolean> | boolean): Promise<boolean> {
   for (;;) {
     if (await test()) return true;
@@ -22,7 +17,11 @@ async function waitUntil(ctx: ServiceContext, deadline: number, test: () => Prom
   }
 }
 
-export async function startInstance(ctx: ServiceContext, installed: Installed, operation: string): Promise<StartResult> {
+export async function startInstance(
+  ctx: ServiceContext,
+  installed: Installed,
+  operation: string,
+): Promise<{ action: 'started' | 'already_running'; runtime: RuntimeRecord }> {
   const deadline = ctx.now() + ctx.timing.startMs;
   const { definition, configurationId } = installed;
   const before = await observe(ctx, definition.port);

@@ -4,9 +4,11 @@
  * (immutable, content-addressed), runtime.json (written by the managed server), lifecycle.json
  * (the last lifecycle operation), and the locks lifecycle.lock / instance.lock (present while held).
  */
+import { mkdirSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
+import { acquireLock, type HeldLock } from '../platform/lock.js';
 import { configurationId, parseDefinition, type ServiceDefinition, canonicalJson } from './definition.js';
 
 export type Read<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
@@ -16,12 +18,6 @@ interface CurrentIndex {
   service_id: string;
   configuration_id: string;
   updated_at: string;
-}
-
-interface RuntimeExit {
-  code: number;
-  reason: string;
-  at: string;
 }
 
 export interface RuntimeRecord {
@@ -34,7 +30,7 @@ export interface RuntimeRecord {
   port: number;
   started_at: string;
   ready_at: string | null;
-  exit: RuntimeExit | null;
+  exit: { code: number; reason: string; at: string } | null;
 }
 
 interface LifecycleRecord {
@@ -50,42 +46,33 @@ interface LifecycleRecord {
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isInt = (v: unknown): v is number => Number.isInteger(v);
+const orNull = (check: (v: unknown) => boolean) => (v: unknown) => v === null || check(v);
 
-function parseCurrent(v: unknown): CurrentIndex | null {
-  return isObject(v) && v.schema_version === 1 && isStr(v.service_id) && isStr(v.configuration_id) && isStr(v.updated_at)
-    ? (v as unknown as CurrentIndex)
-    : null;
+/** Accepts a schema-1 object whose listed fields pass their checks (other fields are ignored). */
+function parser<T>(checks: Record<string, (v: unknown) => boolean>): (v: unknown) => T | null {
+  return (v) => (isObject(v) && v.schema_version === 1 && Object.entries(checks).every(([k, check]) => check(v[k])) ? (v as T) : null);
 }
 
-function parseRuntime(v: unknown): RuntimeRecord | null {
-  if (!isObject(v) || v.schema_version !== 1) return null;
-  const exitOk = v.exit === null || (isObject(v.exit) && isInt(v.exit.code) && typeof v.exit.reason === 'string' && isStr(v.exit.at));
-  const ok =
-    isStr(v.service_id) &&
-    isStr(v.configuration_id) &&
-    isInt(v.pid) &&
-    isStr(v.instance_id) &&
-    isStr(v.version) &&
-    isInt(v.port) &&
-    isStr(v.started_at) &&
-    (v.ready_at === null || isStr(v.ready_at)) &&
-    exitOk;
-  return ok ? (v as unknown as RuntimeRecord) : null;
-}
-
-function parseLifecycle(v: unknown): LifecycleRecord | null {
-  const states = ['in_progress', 'completed', 'failed'];
-  const ok =
-    isObject(v) &&
-    v.schema_version === 1 &&
-    isStr(v.operation) &&
-    states.includes(v.state as string) &&
-    isInt(v.pid) &&
-    isStr(v.started_at) &&
-    (v.finished_at === null || isStr(v.finished_at)) &&
-    (v.diagnostic_code === null || isStr(v.diagnostic_code));
-  return ok ? (v as unknown as LifecycleRecord) : null;
-}
+const parseCurrent = parser<CurrentIndex>({ service_id: isStr, configuration_id: isStr, updated_at: isStr });
+const parseRuntime = parser<RuntimeRecord>({
+  service_id: isStr,
+  configuration_id: isStr,
+  pid: isInt,
+  instance_id: isStr,
+  version: isStr,
+  port: isInt,
+  started_at: isStr,
+  ready_at: orNull(isStr),
+  exit: orNull((e) => isObject(e) && isInt(e.code) && typeof e.reason === 'string' && isStr(e.at)),
+});
+const parseLifecycle = parser<LifecycleRecord>({
+  operation: isStr,
+  state: (v) => v === 'in_progress' || v === 'completed' || v === 'failed',
+  pid: isInt,
+  started_at: isStr,
+  finished_at: orNull(isStr),
+  diagnostic_code: orNull(isStr),
+});
 
 async function readJson<T>(path: string, parse: (v: unknown) => T | null): Promise<Read<T>> {
   let text: string;
@@ -114,27 +101,34 @@ async function replaceJson(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export class StateStore {
-  constructor(readonly dir: string) {}
+/**
+ * Takes `lifecycle.lock` (one lifecycle mutation at a time) or `instance.lock` (the lease of the one
+ * managed server process), waiting at most `waitSeconds` (0: try once); null when someone else holds
+ * it. They are the lock every persisted file uses (platform/lock.ts; why that one is in its header):
+ * a dead holder's lock is taken over atomically, so a server killed with SIGKILL never wedges the next.
+ */
+export async function tryLock(path: string, waitSeconds: number): Promise<HeldLock | null> {
+  mkdirSync(dirname(path), { recursive: true });
+  return acquireLock(path, { timeoutMs: waitSeconds * 1000 });
+}
 
-  get currentPath(): string {
-    return join(this.dir, 'current.json');
+export class StateStore {
+  readonly currentPath: string;
+  readonly runtimePath: string;
+  readonly lifecyclePath: string;
+  readonly lifecycleLockPath: string;
+  readonly instanceLockPath: string;
+  readonly definitionsDir: string;
+
+  constructor(readonly dir: string) {
+    this.currentPath = join(dir, 'current.json');
+    this.runtimePath = join(dir, 'runtime.json');
+    this.lifecyclePath = join(dir, 'lifecycle.json');
+    this.lifecycleLockPath = join(dir, 'lifecycle.lock');
+    this.instanceLockPath = join(dir, 'instance.lock');
+    this.definitionsDir = join(dir, 'definitions');
   }
-  get runtimePath(): string {
-    return join(this.dir, 'runtime.json');
-  }
-  get lifecyclePath(): string {
-    return join(this.dir, 'lifecycle.json');
-  }
-  get lifecycleLockPath(): string {
-    return join(this.dir, 'lifecycle.lock');
-  }
-  get instanceLockPath(): string {
-    return join(this.dir, 'instance.lock');
-  }
-  get definitionsDir(): string {
-    return join(this.dir, 'definitions');
-  }
+
   definitionPath(id: string): string {
     return join(this.definitionsDir, `${id}.json`);
   }

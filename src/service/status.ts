@@ -6,8 +6,8 @@
 import type { ServiceContext } from './context.js';
 import { endpointOf } from './definition.js';
 import type { ServiceCode } from './errors.js';
-import { classify, type Observation, observe, provenInstance } from './identity.js';
-import { driftFor, type Installed, loadInstalled } from './installed.js';
+import { classify, type Observation, observe } from './identity.js';
+import { describeDrift, driftFor, loadInstalled } from './installed.js';
 import type { DriftEntry, SchedulerInfo } from './scheduler.js';
 
 type Code = ServiceCode | null;
@@ -65,13 +65,8 @@ interface StatusOutput {
 
 export async function status(ctx: ServiceContext): Promise<StatusOutput> {
   const reg = await ctx.adapter.inspect();
-  let installed: Installed | null = null;
-  let stateInvalid = false;
-  try {
-    installed = await loadInstalled(ctx, 'mcp.service.status');
-  } catch {
-    stateInvalid = true;
-  }
+  // An unreadable state reads as none installed; the registration then reports it invalid.
+  const installed = await loadInstalled(ctx, 'mcp.service.status').catch(() => null);
   const runtimeRead = await ctx.store.readRuntime();
   const rt = runtimeRead.kind === 'ok' ? runtimeRead.value : null;
   const port = rt?.port ?? installed?.definition.port ?? null;
@@ -89,7 +84,7 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
       ? { state: 'not_installed', diagnostic_code: 'MCP_SERVICE_NOT_INSTALLED', owned: null, enabled: null }
       : !reg.owned
         ? { state: 'conflict', diagnostic_code: 'MCP_SERVICE_TASK_CONFLICT', owned: false, enabled: scheduler.enabled }
-        : stateInvalid || !installed
+        : !installed
           ? { state: 'invalid', diagnostic_code: 'MCP_SERVICE_STATE_INVALID', owned: true, enabled: scheduler.enabled }
           : drift.length > 0
             ? { state: 'drifted', diagnostic_code: 'MCP_SERVICE_CONFIGURATION_DRIFT', owned: true, enabled: scheduler.enabled }
@@ -97,11 +92,11 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
 
   const kind = o ? classify(ctx, o, installed?.configurationId ?? null) : 'none';
   const answered = o?.readiness.kind === 'ready' ? o.readiness : null;
-  const proven = o !== null && answered !== null && provenInstance(ctx, o);
-  const mismatch = o?.readiness.kind === 'foreign' || (answered !== null && !proven);
+  // Anything answering that is not our proven instance is a mismatch.
+  const proven = kind === 'exact' || kind === 'stale_config';
   const readiness: StatusOutput['readiness'] = {
-    state: o === null ? 'not_checked' : proven ? 'ready' : mismatch ? 'mismatch' : 'not_ready',
-    diagnostic_code: mismatch ? 'MCP_SERVICE_IDENTITY_MISMATCH' : null,
+    state: o === null ? 'not_checked' : proven ? 'ready' : kind === 'foreign' ? 'mismatch' : 'not_ready',
+    diagnostic_code: kind === 'foreign' ? 'MCP_SERVICE_IDENTITY_MISMATCH' : null,
     port: o?.port ?? null,
     pid: answered?.pid ?? null,
     instance_id: answered?.instance_id ?? null,
@@ -117,7 +112,9 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
     runtimeState = 'restart_required';
     runtimeCode = 'MCP_SERVICE_RESTART_REQUIRED';
   } else if (
-    relaunchPending(ctx.platform, scheduler.state) &&
+    // Between crash relaunches: systemd says so itself; on Windows the launcher keeps the task
+    // running while it waits, so a running task with a failed, unleased server means the same.
+    (scheduler.state === 'restart_pending' || (ctx.platform === 'win32' && scheduler.state === 'active')) &&
     failedBefore &&
     drift.length === 0 &&
     o?.readiness.kind !== 'ready' &&
@@ -174,23 +171,13 @@ export async function status(ctx: ServiceContext): Promise<StatusOutput> {
 
 export function statusText(s: StatusOutput): string {
   const tag = (code: Code) => (code ? ` [${code}]` : '');
-  const lines = [
+  return [
     `managed MCP service ${s.service_id}${s.endpoint ? ` on ${s.endpoint}` : ''}`,
     `  registration: ${s.registration.state}${tag(s.registration.diagnostic_code)} (${s.task_path})`,
     `  scheduler:    ${s.scheduler.state}${tag(s.scheduler.diagnostic_code)}${s.scheduler.message ? `: ${s.scheduler.message}` : ''}`,
     `  runtime:      ${s.runtime.state}${tag(s.runtime.diagnostic_code)}${s.runtime.state === 'running' ? ` (pid ${s.runtime.pid}, instance ${s.runtime.instance_id})` : ''}`,
     `  readiness:    ${s.readiness.state}${tag(s.readiness.diagnostic_code)}`,
     `  lifecycle:    ${s.lifecycle.state}${tag(s.lifecycle.diagnostic_code)}${s.lifecycle.last_operation ? ` (last: ${s.lifecycle.last_operation} ${s.lifecycle.last_result})` : ''}`,
-  ];
-  for (const d of s.drift) lines.push(`  drift: ${d.field}: expected ${JSON.stringify(d.expected)}, found ${JSON.stringify(d.actual)}`);
-  return lines.join('\n');
-}
-
-/**
- * Whether the manager is between crash relaunches: systemd says so itself; on Windows the
- * launcher keeps the task running while it waits, so a running task with a failed, unleased
- * server means the same thing.
- */
-function relaunchPending(platform: string, state: string | null): boolean {
-  return state === 'restart_pending' || (platform === 'win32' && state === 'active');
+    ...s.drift.map((d) => `  drift: ${describeDrift([d])}`),
+  ].join('\n');
 }

@@ -18,30 +18,20 @@ import {
 } from '../scheduler.js';
 import { OWNER_KEY, parseUnit, renderUnit, UNIT_NAME } from './unit-file.js';
 
-function unitDir(env: Env): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || '/', '.config');
-  return join(base, 'systemd', 'user');
-}
-
 const SHOW_PROPS = ['LoadState', 'ActiveState', 'SubState', 'MainPID', 'UnitFileState', 'Result', 'ExecMainStatus', 'ExecMainCode'];
+
+const ACTIVE_STATES = new Map<string | undefined, SchedulerState>([
+  ['active', 'active'],
+  ['reloading', 'active'],
+  ['activating', 'activating'],
+  ['deactivating', 'deactivating'],
+  ['failed', 'failed'],
+]);
 
 function stateOf(p: Record<string, string>): SchedulerState {
   if (p.LoadState === 'not-found') return 'not_loaded';
   if (p.ActiveState === 'activating' && p.SubState === 'auto-restart') return 'restart_pending';
-  switch (p.ActiveState) {
-    case 'active':
-    case 'reloading':
-      return 'active';
-    case 'activating':
-      return 'activating';
-    case 'deactivating':
-      return 'deactivating';
-    case 'failed':
-      return 'failed';
-    default:
-      return 'inactive';
-  }
+  return ACTIVE_STATES.get(p.ActiveState) ?? 'inactive';
 }
 
 export class SystemdAdapter implements SchedulerAdapter {
@@ -54,7 +44,8 @@ export class SystemdAdapter implements SchedulerAdapter {
     private readonly serviceId: string,
     private readonly stateDir: string,
   ) {
-    this.taskPath = join(unitDir(env), UNIT_NAME);
+    const xdg = env.XDG_CONFIG_HOME;
+    this.taskPath = join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME || '/', '.config'), 'systemd', 'user', UNIT_NAME);
   }
 
   expectedProperties(definition: ServiceDefinition): Record<string, string> {

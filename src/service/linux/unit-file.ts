@@ -9,9 +9,8 @@ export const OWNER_KEY = 'X-AIHelper-Service-Id';
 
 /** One ExecStart/Environment word: always quoted; `%` (specifiers) and `$` (ExecStart variables) escaped. */
 export function quoteWord(value: string, dollar: boolean): string {
-  let escaped = value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('%', '%%');
-  if (dollar) escaped = escaped.replaceAll('$', '$$$$');
-  return `"${escaped}"`;
+  const escaped = value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('%', '%%');
+  return `"${dollar ? escaped.replaceAll('$', '$$$$') : escaped}"`;
 }
 
 export function renderUnit(definition: ServiceDefinition, stateDir: string): string {

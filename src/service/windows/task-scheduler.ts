@@ -89,13 +89,8 @@ export class TaskSchedulerAdapter implements SchedulerAdapter {
     } catch {
       return unreachable(`unexpected reply: ${r.stdout.trim().slice(0, 200)}`);
     }
-    const states: Record<string, SchedulerInfo['state']> = {
-      Running: 'active',
-      Queued: 'activating',
-      Ready: 'inactive',
-      Disabled: 'inactive',
-      NotFound: 'not_loaded',
-    };
+    // Ready, Disabled and anything unknown are inactive.
+    const states: Record<string, SchedulerInfo['state']> = { Running: 'active', Queued: 'activating', NotFound: 'not_loaded' };
     const code = typeof v.LastTaskResult === 'number' ? v.LastTaskResult : null;
     return {
       reachable: true,
