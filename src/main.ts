@@ -66,7 +66,7 @@ async function run(): Promise<number> {
     return session.fail(error, 'config', { log: NULL_LOG });
   }
   session.unredacted = env.AH_LOG_UNREDACTED === '1';
-  const log = createEventLog({ configDir, unredacted: session.unredacted, transport: 'cli' });
+  const log = createEventLog({ configDir, unredacted: session.unredacted });
   try {
     let catalog: LiveCatalog;
     try {

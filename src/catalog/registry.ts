@@ -67,10 +67,8 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
   problems.push(...effectsProblems(d.effects), ...mcpHintProblems(d.mcp));
   if (!Array.isArray(d.examples)) problems.push('examples must be a list');
   else if (problems.length === 0 && options.verifyExamples !== false) {
-    for (const [which, schema] of [
-      ['inputSchema', input],
-      ['outputSchema', output],
-    ] as const) {
+    const schemas = { inputSchema: input, outputSchema: output };
+    for (const [which, schema] of Object.entries(schemas)) {
       const invalidSchema = schemaProblems(schema);
       if (invalidSchema) problems.push(`${which} is not valid JSON Schema 2020-12: ${invalidSchema}`);
     }
@@ -78,9 +76,8 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
     const validate = compile(d.inputSchema);
     d.examples.forEach((example, i) => {
       if (typeof example.description !== 'string' || example.description.trim() === '') problems.push(`example ${i} needs a description`);
-      if (!validate(structuredClone(example.arguments))) {
+      if (!validate(structuredClone(example.arguments)))
         problems.push(`example ${i} does not validate: ${describeErrors(validate.errors)}`);
-      }
     });
   }
   const slotNames = new Set<string>();
@@ -92,9 +89,8 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
     for (const kind of slot.acceptedKinds) {
       if (!isSecretKind(kind)) problems.push(`credential slot '${slot.name}' accepts unknown kind '${kind}'`);
     }
-    if (typeof slot.description !== 'string' || slot.description.trim() === '') {
+    if (typeof slot.description !== 'string' || slot.description.trim() === '')
       problems.push(`credential slot '${slot.name}' needs a description`);
-    }
   }
   return problems;
 }
@@ -145,16 +141,16 @@ export function defineCatalog(modules: readonly DomainModule[], options: DefineO
 
 /** An immutable snapshot: a definition plus the enabled state. */
 export class CatalogSnapshot implements CatalogView {
-  readonly revision: number;
-  readonly definition: Definition;
   readonly disabledDomains: readonly string[];
   readonly domains: readonly DomainInfo[];
   readonly all: readonly CommandDescriptor[];
   private readonly disabled: ReadonlySet<string>;
 
-  constructor(definition: Definition, disabledDomains: readonly string[], revision: number) {
-    this.definition = definition;
-    this.revision = revision;
+  constructor(
+    readonly definition: Definition,
+    disabledDomains: readonly string[],
+    readonly revision: number,
+  ) {
     // Host domains can never be disabled, whatever the settings file says.
     this.disabledDomains = Object.freeze([...new Set(disabledDomains)].filter((d) => !HOST_DOMAINS.includes(d)).sort());
     this.disabled = new Set(this.disabledDomains);

@@ -9,7 +9,7 @@ import { PRECOMPILED_VALIDATORS } from './precompiled.js';
 import { schemaKey, type Validator } from './schema-key.js';
 
 export { Type };
-export type { TSchema, TObject, Static };
+export type { TSchema, TObject, Static, Validator };
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -25,28 +25,25 @@ function defaultsOptional<T>(schema: T): T {
   return schema;
 }
 
+/** A closed object. */
+export function Closed<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
+  return defaultsOptional(Type.Object(properties, { additionalProperties: false, ...options }));
+}
+
 /**
  * A closed object schema at the root of a command's input or output. It names no `$schema`: the
  * dialect is 2020-12, which is what Ajv2020 and MCP assume without one, and the keyword would be
  * published in every tool schema of tools/list (200 copies, ~11 KB of a 100-tool list that every
  * client parses). A schema that declares a dialect (an external plugin's) is published as declared.
  */
-export function RootObject<P extends TProperties>(properties: P, options: { description?: string } = {}): TObject<P> {
-  return defaultsOptional(Type.Object(properties, { additionalProperties: false, ...options }));
-}
-
-/** A closed nested object. */
-export function Closed<P extends TProperties>(properties: P, options: Record<string, unknown> = {}): TObject<P> {
-  return defaultsOptional(Type.Object(properties, { additionalProperties: false, ...options }));
-}
+export const RootObject: <P extends TProperties>(properties: P, options?: { description?: string }) => TObject<P> = Closed;
 
 /** `T | null` written the way the reference catalog writes it: `type: [T, "null"]`. */
 export function Nullable<T extends TSchema>(schema: T): ReturnType<typeof Type.Unsafe<Static<T> | null>> {
-  const copy: Record<string, unknown> = { ...(schema as unknown as Record<string, unknown>) };
-  const type = copy.type;
-  if (typeof type === 'string') copy.type = [type, 'null'];
-  else return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
-  return Type.Unsafe<Static<T> | null>(copy);
+  const type: unknown = schema.type;
+  return Type.Unsafe<Static<T> | null>(
+    typeof type === 'string' ? { ...schema, type: [type, 'null'] } : { anyOf: [schema, { type: 'null' }] },
+  );
 }
 
 /** Plain JSON copy of a TypeBox schema (drops TypeBox's symbol keys). */
@@ -54,19 +51,18 @@ export function toJsonSchema(schema: TSchema | JsonSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema)) as JsonSchema;
 }
 
-// ajv-formats ships CommonJS; depending on the loader its function sits one or two defaults deep.
-type AddFormats = (ajv: Ajv2020) => unknown;
-function addFormats(instance: Ajv2020): void {
+/**
+ * Adds the string formats to an Ajv instance (the build uses it for ahead-of-time validators).
+ * ajv-formats ships CommonJS; depending on the loader its function sits one or two defaults deep.
+ */
+export function addAjvFormats(instance: Ajv2020): void {
   let fn: unknown = loadAjvFormats();
   while (typeof fn !== 'function' && fn && typeof fn === 'object' && 'default' in fn) fn = (fn as { default: unknown }).default;
-  (fn as AddFormats)(instance);
+  (fn as (ajv: Ajv2020) => unknown)(instance);
 }
 
 /** One set of options, shared with the build's ahead-of-time validators (scripts/build.mjs). */
 export const AJV_OPTIONS = { allErrors: false, strict: false, useDefaults: true, validateFormats: true, validateSchema: false } as const;
-
-/** Adds the string formats to an Ajv instance (the build uses it for ahead-of-time validators). */
-export { addFormats as addAjvFormats };
 
 let shared: Ajv2020 | undefined;
 function ajv(): Ajv2020 {
@@ -74,12 +70,10 @@ function ajv(): Ajv2020 {
     // Schemas are checked against the 2020-12 meta-schema once, when a catalog is verified
     // (schemaProblems), not on every compile: that keeps the meta-schema off the start-up path.
     shared = new (loadAjv().Ajv2020)(AJV_OPTIONS);
-    addFormats(shared);
+    addAjvFormats(shared);
   }
   return shared;
 }
-
-export type { Validator };
 
 const cache = new WeakMap<object, Validator>();
 

@@ -2,23 +2,21 @@
  * Usage lines and example argv derived from a descriptor's input schema and CLI hints. Pure and
  * dependency-free (only catalog types), so the CLI help can share it with `ai.info`.
  */
-import type { CliHints } from './descriptor.js';
-import { type JsonSchema, type TSchema, toJsonSchema } from './schema.js';
+import type { CommandDescriptor } from './descriptor.js';
+import { type JsonSchema, toJsonSchema } from './schema.js';
 
-interface UsageSource {
-  id: string;
-  inputSchema: TSchema | JsonSchema;
-  cli?: CliHints | undefined;
-}
+type UsageSource = Pick<CommandDescriptor, 'id' | 'inputSchema' | 'cli'>;
 
-const kebab = (name: string) => name.replaceAll('_', '-');
+/** A field's flag name: `number_lines` is `--number-lines`. */
+export const kebab = (name: string) => name.replaceAll('_', '-');
 
-function typeOf(prop: JsonSchema | undefined): unknown {
+/** A property's type, a nullable one's without the `null`. */
+export function typeOf(prop: JsonSchema | undefined): unknown {
   const type = prop?.type;
   return Array.isArray(type) ? type.find((t) => t !== 'null') : type;
 }
 
-const isSwitch = (prop: JsonSchema | undefined) => typeOf(prop) === 'boolean' || prop?.const === true;
+export const isSwitch = (prop: JsonSchema | undefined) => typeOf(prop) === 'boolean' || prop?.const === true;
 
 /** `a|b` for closed value sets (enum, or a union of constants), else a placeholder. */
 function placeholder(name: string, prop: JsonSchema | undefined): string {
@@ -43,7 +41,8 @@ function flagFor(source: UsageSource, field: string, allowShort = true): string 
   return `--${alias ?? kebab(field)}`;
 }
 
-function properties(source: UsageSource): { props: Record<string, JsonSchema>; required: Set<string> } {
+/** The input schema's properties and the names of the required ones. */
+export function properties(source: Pick<UsageSource, 'inputSchema'>): { props: Record<string, JsonSchema>; required: Set<string> } {
   const schema = toJsonSchema(source.inputSchema);
   return {
     props: (schema.properties ?? {}) as Record<string, JsonSchema>,
@@ -53,6 +52,11 @@ function properties(source: UsageSource): { props: Record<string, JsonSchema>; r
 
 export function commandWords(id: string): string[] {
   return ['ah', ...id.split('.')];
+}
+
+/** `ah file read` for `file.read`. */
+export function commandPath(id: string): string {
+  return commandWords(id).join(' ');
 }
 
 /** e.g. `ah file read <path> [--from N] [--to N] [-n] …` */

@@ -21,9 +21,10 @@ interface CompletionFields {
   timedOut?: boolean;
 }
 
-type CompletionResult = { ok: true; outcome?: Record<string, unknown> | undefined } | { ok: false; error: AhError };
+export type CompletionResult = { ok: true; outcome?: Record<string, unknown> | undefined } | { ok: false; error: AhError };
 
-function completionRecord(fields: CompletionFields, result: CompletionResult): CommandCompletedInput {
+/** Writes one `command.completed` record: the only writer of that event. */
+export function logCompletion(log: EventLog, fields: CompletionFields, result: CompletionResult): void {
   const record: CommandCompletedInput = {
     transport: fields.transport,
     command: fields.command,
@@ -34,29 +35,13 @@ function completionRecord(fields: CompletionFields, result: CompletionResult): C
   if (fields.requestId !== undefined) record.request_id = fields.requestId;
   if (fields.tool !== undefined) record.tool = fields.tool;
   if (fields.jobId !== undefined) record.job_id = fields.jobId;
-  if (!result.ok) {
-    const d = toDiagnostic(result.error, { domain: fields.domain });
-    record.diagnostic = {
-      code: d.code,
-      message: d.message,
-      exit_code_hint: d.exit_code_hint,
-      domain: d.domain,
-      operation: d.operation,
-      cause: d.cause,
-      retryable: d.retryable,
-    };
-  } else if (result.outcome !== undefined) {
-    record.outcome = result.outcome;
-  }
+  // The sink keeps the diagnostic's fields it logs (no hint).
+  if (!result.ok) record.diagnostic = toDiagnostic(result.error, { domain: fields.domain });
+  else if (result.outcome !== undefined) record.outcome = result.outcome;
   if (fields.executionMs !== undefined) {
     record.queue_wait_ms = 0;
     record.execution_ms = fields.executionMs;
     if (fields.timedOut) record.timeout_phase = 'execution';
   }
-  return record;
-}
-
-/** Writes one `command.completed` record: the only writer of that event. */
-export function logCompletion(log: EventLog, fields: CompletionFields, result: CompletionResult): void {
-  log.commandCompleted(completionRecord(fields, result));
+  log.commandCompleted(record);
 }

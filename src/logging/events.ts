@@ -21,7 +21,6 @@ const EARLY_DRAIN = 64;
 interface EventLogOptions {
   configDir: string;
   unredacted: boolean;
-  transport?: 'cli' | 'mcp';
   now?: () => Date;
   pid?: number;
 }
@@ -46,7 +45,7 @@ const MINIMAL_KEYS = [
   'severity',
 ];
 
-export function createEventLog(options: EventLogOptions): EventLog & { readonly configDir: string; close(): Promise<void> } {
+export function createEventLog(options: EventLogOptions): EventLog {
   const now = options.now ?? (() => new Date());
   const pid = options.pid ?? process.pid;
   const dir = join(options.configDir, 'logs');
@@ -188,7 +187,6 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
   };
 
   return {
-    configDir: options.configDir,
     commandCompleted(event: CommandCompletedInput) {
       const at = now();
       enqueue(() => {
@@ -232,10 +230,5 @@ export function createEventLog(options: EventLogOptions): EventLog & { readonly 
       });
     },
     flush,
-    async close() {
-      await flush();
-      await current?.handle.close().catch(() => undefined);
-      current = undefined;
-    },
   };
 }

@@ -14,8 +14,6 @@ export interface ContextDefaults {
   cwd: string;
   limit: number | null;
   timeoutMs: number | null;
-  /** When true, a missing or relative cwd is an error (HTTP transport for cwd-bound commands). */
-  requireAbsoluteCwd?: boolean;
 }
 
 const KEYS = new Set(['cwd', 'limit', 'timeout_ms']);
@@ -32,8 +30,20 @@ function positiveInt(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER
   return value;
 }
 
-/** Validates a raw context object and merges it with the defaults. */
-export function resolveContext(raw: unknown, defaults: ContextDefaults): ResolvedContext {
+/** Missing, unreadable or not a directory: all the same answer. */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates a raw context object and merges it with the defaults. `requireAbsoluteCwd`: a missing
+ * or relative cwd is an error (HTTP transport for cwd-bound commands).
+ */
+export function resolveContext(raw: unknown, defaults: ContextDefaults, requireAbsoluteCwd: boolean): ResolvedContext {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) throw bad('context must be an object');
   const ctx = (raw ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(ctx)) {
@@ -42,21 +52,13 @@ export function resolveContext(raw: unknown, defaults: ContextDefaults): Resolve
   let cwd = defaults.cwd;
   if (ctx.cwd !== undefined) {
     if (typeof ctx.cwd !== 'string' || ctx.cwd === '') throw bad('context.cwd must be a non-empty string');
-    if (defaults.requireAbsoluteCwd && !isAbsolute(ctx.cwd)) {
+    if (requireAbsoluteCwd && !isAbsolute(ctx.cwd)) {
       throw bad('context.cwd must be an absolute path for this command over HTTP', 'Pass the project directory as an absolute path.');
     }
     cwd = resolve(defaults.cwd, ctx.cwd);
-  } else if (defaults.requireAbsoluteCwd) {
+    if (!isDirectory(cwd)) throw bad(`context.cwd is not an existing directory: ${cwd}`);
+  } else if (requireAbsoluteCwd) {
     throw bad('context.cwd is required for this command over HTTP', 'Pass the project directory as an absolute context.cwd.');
-  }
-  if (ctx.cwd !== undefined) {
-    let isDir = false;
-    try {
-      isDir = statSync(cwd).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw bad(`context.cwd is not an existing directory: ${cwd}`);
   }
   const limit = ctx.limit === undefined ? defaults.limit : positiveInt(ctx.limit, 'limit');
   const timeoutMs = ctx.timeout_ms === undefined ? defaults.timeoutMs : positiveInt(ctx.timeout_ms, 'timeout_ms', MAX_TIMEOUT_MS);
@@ -71,7 +73,5 @@ export function needsExplicitCwd(
   stateless: boolean | ((input: Record<string, unknown>) => boolean) | undefined,
   input: Record<string, unknown>,
 ): boolean {
-  if (stateless === undefined) return true;
-  if (typeof stateless === 'boolean') return !stateless;
-  return !stateless(input);
+  return typeof stateless === 'function' ? !stateless(input) : stateless !== true;
 }

@@ -16,12 +16,8 @@ type SlotOwner = Pick<CommandDescriptor, 'id' | 'credentialSlots'>;
 
 const ID_PATTERN = /^\S(?:.*\S)?$/;
 
-function invalid(descriptor: SlotOwner, message: string, hint?: string): AhError {
-  return new AhError({ code: 'INVALID_ARGUMENT', message, hint, operation: descriptor.id });
-}
-
-function slotNames(slots: readonly CredentialSlot[]): string {
-  return slots.map((s) => s.name).join(', ');
+function fail(descriptor: SlotOwner, message: string, hint?: string, code = 'INVALID_ARGUMENT'): AhError {
+  return new AhError({ code, message, hint, operation: descriptor.id });
 }
 
 /**
@@ -32,42 +28,43 @@ export function checkCredentialIds(descriptor: SlotOwner, raw: unknown): Credent
   const slots = descriptor.credentialSlots ?? [];
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw invalid(descriptor, `credentials must be an object mapping slot names to vault record ids`);
+    throw fail(descriptor, `credentials must be an object mapping slot names to vault record ids`);
   }
   const entries = Object.entries(raw as Record<string, unknown>);
-  if (slots.length === 0 && entries.length > 0) {
-    throw invalid(descriptor, `${descriptor.id} takes no credentials`);
-  }
+  if (slots.length === 0 && entries.length > 0) throw fail(descriptor, `${descriptor.id} takes no credentials`);
   const ids: Record<string, string> = {};
   for (const [slot, id] of entries) {
     if (!slots.some((s) => s.name === slot)) {
-      throw invalid(descriptor, `unknown credential slot '${slot}' for ${descriptor.id}`, `Known slots: ${slotNames(slots)}.`);
+      throw fail(
+        descriptor,
+        `unknown credential slot '${slot}' for ${descriptor.id}`,
+        `Known slots: ${slots.map((s) => s.name).join(', ')}.`,
+      );
     }
-    if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
-      throw invalid(descriptor, `credentials.${slot} must be a non-empty vault record id`);
-    }
+    if (typeof id !== 'string' || !ID_PATTERN.test(id)) throw fail(descriptor, `credentials.${slot} must be a non-empty vault record id`);
     ids[slot] = id;
   }
-  for (const slot of slots) {
-    if (slot.required && ids[slot.name] === undefined) {
-      throw new AhError({
-        code: 'SECRET_REQUIRED',
-        message: `${descriptor.id} needs a vault record in credential slot '${slot.name}'`,
-        hint: `Pass credentials.${slot.name} (MCP) or --credential ${slot.name}=ID (CLI); list candidates with ah.secrets.list kind '${slot.acceptedKinds[0] ?? ''}'.`,
-        operation: descriptor.id,
-      });
-    }
+  const missing = slots.find((slot) => slot.required && ids[slot.name] === undefined);
+  if (missing) {
+    throw fail(
+      descriptor,
+      `${descriptor.id} needs a vault record in credential slot '${missing.name}'`,
+      `Pass credentials.${missing.name} (MCP) or --credential ${missing.name}=ID (CLI); list candidates with ah.secrets.list kind '${missing.acceptedKinds[0] ?? ''}'.`,
+      'SECRET_REQUIRED',
+    );
   }
   return ids;
 }
 
-function resolutionError(code: string, message: string, hint: string | undefined, descriptor: SlotOwner): AhError {
-  return new AhError({ code, message, hint, operation: descriptor.id });
-}
+/** Vault failures a call reports in its own fixed words: the vault's message may name the record. */
+const VAULT_FAILURES: Readonly<Record<string, string>> = {
+  VAULT_LOCKED: 'the secrets vault cannot be opened (damaged file or wrong key)',
+  VAULT_KEY_UNAVAILABLE: 'the secrets vault key is not available',
+};
 
 /** Reads each named record from the vault and checks its kind against the slot. */
 export async function resolveCredentials(descriptor: SlotOwner, ids: CredentialIds, vault: VaultStore): Promise<ResolvedCredentials> {
-  const resolved: Record<string, { id: string; kind: string; values: Readonly<Record<string, string>> }> = {};
+  const resolved: Record<string, ResolvedCredentials[string]> = {};
   for (const [slotName, id] of Object.entries(ids)) {
     const slot = descriptor.credentialSlots?.find((s) => s.name === slotName) as CredentialSlot;
     let record: Awaited<ReturnType<VaultStore['read']>>;
@@ -76,28 +73,23 @@ export async function resolveCredentials(descriptor: SlotOwner, ids: CredentialI
     } catch (error) {
       const code = error instanceof AhError ? error.code : '';
       if (code === 'VAULT_SECRET_NOT_FOUND' || code === 'VAULT_NOT_INITIALIZED') {
-        throw resolutionError(
-          'SECRET_NOT_FOUND',
+        throw fail(
+          descriptor,
           `the vault record named in credential slot '${slotName}' does not exist`,
           `Call ah.secrets.list with kind '${slot.acceptedKinds[0] ?? ''}' to see the stored ids, or add one with 'ah secrets add'.`,
-          descriptor,
+          'SECRET_NOT_FOUND',
         );
       }
-      if (code === 'VAULT_LOCKED') {
-        // Fixed wording: the vault's own message may name the record.
-        throw resolutionError(code, 'the secrets vault cannot be opened (damaged file or wrong key)', (error as AhError).hint, descriptor);
-      }
-      if (code === 'VAULT_KEY_UNAVAILABLE') {
-        throw resolutionError(code, 'the secrets vault key is not available', (error as AhError).hint, descriptor);
-      }
+      const message = VAULT_FAILURES[code];
+      if (message !== undefined) throw fail(descriptor, message, (error as AhError).hint, code);
       throw error;
     }
     if (!slot.acceptedKinds.includes(record.kind)) {
-      throw resolutionError(
-        'SECRET_KIND_MISMATCH',
+      throw fail(
+        descriptor,
         `credential slot '${slotName}' accepts ${slot.acceptedKinds.join(' or ')}, but the named record is a different kind`,
         `Call ah.secrets.list with kind '${slot.acceptedKinds[0] ?? ''}' to find a matching record.`,
-        descriptor,
+        'SECRET_KIND_MISMATCH',
       );
     }
     resolved[slotName] = { id: record.id, kind: record.kind, values: Object.freeze({ ...record.values }) };
@@ -121,10 +113,7 @@ export function credentialParagraph(slots: readonly CredentialSlot[]): string {
  * and how to find a record id, and this schema is repeated in every tool that has slots.
  */
 export function credentialsSchema(slots: readonly CredentialSlot[]): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  for (const slot of slots) {
-    properties[slot.name] = { type: 'string', minLength: 1 };
-  }
+  const properties = Object.fromEntries(slots.map((slot) => [slot.name, { type: 'string', minLength: 1 }]));
   const required = slots.filter((s) => s.required).map((s) => s.name);
   return {
     type: 'object',

@@ -106,9 +106,7 @@ export interface ExecuteOptions {
 
 const NO_RESOLVED_CREDENTIALS: CommandContext['credentials'] = Object.freeze({});
 
-function abortReason(signal: AbortSignal): AhError {
-  const reason = signal.reason as unknown;
-  if (reason instanceof AhError) return reason;
+export function callCancelled(): AhError {
   return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
 }
 
@@ -203,13 +201,14 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       options.signal?.removeEventListener('abort', onExternalAbort);
       settle(outcome);
     };
-    const stop = (error: AhError, state: 'cancelled' | 'timed_out') => {
+    const stop = (error: AhError) => {
+      if (done) return;
       stopper.stop(error);
-      finish({ ok: false, state, error, executionMs: elapsed() });
+      finish({ ok: false, state: error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled', error, executionMs: elapsed() });
     };
     const onExternalAbort = () => {
-      const error = abortReason(options.signal as AbortSignal);
-      stop(error, error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
+      const reason = (options.signal as AbortSignal).reason as unknown;
+      stop(reason instanceof AhError ? reason : callCancelled());
     };
     if (options.signal?.aborted) {
       onExternalAbort();
@@ -217,9 +216,7 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       return;
     }
     options.signal?.addEventListener('abort', onExternalAbort, { once: true });
-    options.onCancelHandle?.((reason) => {
-      if (!done) stop(reason, reason.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled');
-    });
+    options.onCancelHandle?.(stop);
     if (timeoutMs !== null) {
       timer = setTimeout(() => {
         stop(
@@ -230,7 +227,6 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
             retryable: true,
             operation: 'execution',
           }),
-          'timed_out',
         );
       }, timeoutMs);
       timer.unref?.();

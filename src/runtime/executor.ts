@@ -5,14 +5,10 @@
  * keeps only its own slot until it physically ends. Logging is the invoke path's job.
  */
 import { AhError } from '../errors.js';
-import { type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
+import { type CallOutcome, callCancelled, type ExecuteOptions, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 
-export interface StartOptions {
-  /** Caller cancellation (protocol cancel). Jobs pass their own signal instead. */
-  signal?: AbortSignal | undefined;
-  client?: ClientChannel | undefined;
-  requestId?: string | undefined;
-}
+/** `signal`: caller cancellation (protocol cancel); jobs pass their own signal instead. */
+export type StartOptions = Pick<ExecuteOptions, 'signal' | 'client' | 'requestId'>;
 
 export interface Execution {
   /** Settles at logical completion (result, cancel or timeout). Never rejects. */
@@ -97,7 +93,7 @@ export class Executor {
       logical,
       physical,
       cancel: (reason) => {
-        cancelCall(reason ?? new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' }));
+        cancelCall(reason ?? callCancelled());
       },
       physicallyDone: () => released,
     };

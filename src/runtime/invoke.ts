@@ -5,7 +5,7 @@
  */
 import { domainOf } from '../catalog/descriptor.js';
 import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
-import { usageFor } from '../catalog/usage.js';
+import { commandPath, usageFor } from '../catalog/usage.js';
 import { AhError, internalError } from '../errors.js';
 import { logCompletion } from '../logging/completion.js';
 import { type ContextDefaults, needsExplicitCwd, resolveContext } from './context.js';
@@ -62,14 +62,6 @@ const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclu
  */
 export const MAX_ARGUMENT_DEPTH = 256;
 
-function tooDeep(): AhError {
-  return new AhError({
-    code: 'INVALID_ARGUMENT',
-    message: `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
-    hint: 'Flatten the arguments; no command takes data nested this deep.',
-  });
-}
-
 /**
  * A deep copy of JSON data (what arguments are: parsed JSON or CLI flags), several times cheaper
  * than structuredClone for the small objects a call carries. Throws INVALID_ARGUMENT past
@@ -77,7 +69,13 @@ function tooDeep(): AhError {
  */
 export function copyJson(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_ARGUMENT_DEPTH) throw tooDeep();
+  if (depth >= MAX_ARGUMENT_DEPTH) {
+    throw new AhError({
+      code: 'INVALID_ARGUMENT',
+      message: `arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`,
+      hint: 'Flatten the arguments; no command takes data nested this deep.',
+    });
+  }
   if (Array.isArray(value)) return value.map((v) => copyJson(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
@@ -107,31 +105,14 @@ export function validateArguments(
   const root = host ? 'options' : 'arguments';
   throw new AhError({
     code: RANGE_KEYWORDS.has(keyword) ? 'INVALID_RANGE' : 'INVALID_ARGUMENT',
-    message: `invalid ${root} for ${host || surface === 'cli' ? `ah ${target.id.replaceAll('.', ' ')}` : target.id}: ${describeErrors(validate.errors, root, target.inputSchema, { surface, positionals: target.cli?.positionals ?? [] })}`,
+    message: `invalid ${root} for ${host || surface === 'cli' ? commandPath(target.id) : target.id}: ${describeErrors(validate.errors, root, target.inputSchema, { surface, positionals: target.cli?.positionals ?? [] })}`,
     // A CLI user who left out a required value gets the usage line with the error.
-    ...(surface === 'cli' && validate.errors?.[0]?.keyword === 'required' ? { hint: usageHint(target) } : {}),
+    ...(surface === 'cli' && keyword === 'required' ? { hint: `Usage: ${usageFor(target)}` } : {}),
     // Job tools report argument errors with exit hint 2, as the reference contract does.
     exitCodeHint: target.kind === 'job' ? 2 : 1,
     domain: domainOf(target.id),
     operation: target.id,
   });
-}
-
-function disabledError(domain: string, transport: 'cli' | 'mcp'): AhError {
-  return new AhError({
-    code: 'DOMAIN_DISABLED',
-    message: `the '${domain}' domain is disabled`,
-    hint:
-      transport === 'mcp'
-        ? `Call ah.plugins.enable with domain '${domain}' to enable it.`
-        : `Run 'ah plugins enable ${domain}' to enable it.`,
-    domain: 'plugins',
-    operation: 'plugin.runtime',
-  });
-}
-
-function usageHint(target: Pick<Callable, 'id' | 'cli'> & { inputSchema: TSchema | JsonSchema }): string {
-  return `Usage: ${usageFor(target)}`;
 }
 
 /** Finds the command, validates its arguments and resolves the context. Throws AhError. */
@@ -143,7 +124,18 @@ export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<Inv
     throw new AhError({ code: 'TYPED_COMMAND_NOT_FOUND', message: `unknown command '${req.commandId}'`, hint: "Run 'ah --help'." });
   }
   const domain = domainOf(descriptor.id);
-  if (!extra && !snapshot.isEnabled(domain)) throw disabledError(domain, options.transport);
+  if (!extra && !snapshot.isEnabled(domain)) {
+    throw new AhError({
+      code: 'DOMAIN_DISABLED',
+      message: `the '${domain}' domain is disabled`,
+      hint:
+        options.transport === 'mcp'
+          ? `Call ah.plugins.enable with domain '${domain}' to enable it.`
+          : `Run 'ah plugins enable ${domain}' to enable it.`,
+      domain: 'plugins',
+      operation: 'plugin.runtime',
+    });
+  }
   // Job tools take no per-call context or credentials: left in, they fail as unknown properties.
   const raw =
     descriptor.kind === 'job' && (req.context !== undefined || req.credentials !== undefined)
@@ -153,12 +145,7 @@ export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<Inv
   const { defaults } = options;
   const requireAbsoluteCwd =
     defaults.httpCwdRule === true && (defaults.forceExplicitCwd === true || needsExplicitCwd(descriptor.stateless, input));
-  const context = resolveContext(req.context, {
-    cwd: defaults.cwd,
-    limit: defaults.limit,
-    timeoutMs: defaults.timeoutMs,
-    requireAbsoluteCwd,
-  });
+  const context = resolveContext(req.context, defaults, requireAbsoluteCwd);
   const credentialIds =
     req.credentials === undefined && descriptor.credentialSlots === undefined
       ? NO_CREDENTIALS
@@ -166,6 +153,7 @@ export function prepare(core: RuntimeCore, req: InvokeRequest, options: Pick<Inv
   return { descriptor, input, context, credentialIds };
 }
 
+/** Logs one call's outcome; every diagnostic names a domain. */
 function logCall(
   core: RuntimeCore,
   id: string,
@@ -176,31 +164,24 @@ function logCall(
   descriptor?: Callable,
 ) {
   const { log } = options;
+  const domain = domainOf(id);
+  if (!outcome.ok) outcome.error.domain ??= domain;
   const fields = {
     transport: options.transport,
     command: id,
     parameters: log.parameters,
     durationMs: performance.now() - started,
-    domain: domainOf(id),
+    domain,
     requestId: log.requestId,
     tool: log.tool,
     jobId: log.jobId,
     executionMs: admitted ? outcome.executionMs : undefined,
     timedOut: outcome.state === 'timed_out',
   };
-  if (outcome.ok) {
-    logCompletion(core.log, fields, { ok: true, outcome: descriptor?.logOutcome?.(outcome.data) });
-  } else logCompletion(core.log, fields, { ok: false, error: outcome.error });
+  logCompletion(core.log, fields, outcome.ok ? { ok: true, outcome: descriptor?.logOutcome?.(outcome.data) } : outcome);
 }
 
-/** A failed outcome for a call that never ran; every diagnostic names a domain. */
-function rejected(error: unknown, id: string): CallOutcome {
-  const e = internalError(error);
-  e.domain ??= domainOf(id);
-  return { ok: false, state: 'failed', error: e, executionMs: 0 };
-}
-
-/** Logs a call's outcome when it completes logically; every diagnostic names a domain. */
+/** Logs a call's outcome when it completes logically. */
 function logged(
   core: RuntimeCore,
   call: PreparedCall,
@@ -210,7 +191,6 @@ function logged(
   admitted: boolean,
 ) {
   return logical.then((outcome) => {
-    if (!outcome.ok) outcome.error.domain ??= domainOf(call.descriptor.id);
     logCall(core, call.descriptor.id, options, started, outcome, admitted, call.descriptor);
     return outcome;
   });
@@ -235,16 +215,10 @@ export function invoke(core: RuntimeCore, request: InvokeRequest, options: Invok
     // Host and job commands never take a slot; their targets (jobs) do.
     if (options.admission && kind !== 'job' && kind !== 'host') return startAdmitted(core, call, options.admission, options).logical;
     const { transport, signal, client } = options;
-    return logged(
-      core,
-      call,
-      options,
-      started,
-      executeCall(core, call, { transport, signal, client, requestId: options.log.requestId }),
-      false,
-    );
+    const logical = executeCall(core, call, { transport, signal, client, requestId: options.log.requestId });
+    return logged(core, call, options, started, logical, false);
   } catch (error) {
-    const outcome = rejected(error, request.commandId);
+    const outcome: CallOutcome = { ok: false, state: 'failed', error: internalError(error), executionMs: 0 };
     logCall(core, request.commandId, options, started, outcome, false);
     return Promise.resolve(outcome);
   }

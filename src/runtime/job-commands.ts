@@ -42,8 +42,8 @@ const ID_INPUT = RootObject({ job_id: JOB_ID });
 const SUMMARY_OUTPUT = RootObject(SUMMARY);
 const RESULT_OUTPUT = RootObject({ ...SUMMARY, ready: Type.Boolean(), response: Type.Optional(RESPONSE) });
 
-/** Job state lives in the server's memory: the one effect every job tool has. */
-const reads = (impact: string): Effects => ({
+/** Job state lives in the server's memory: the one effect every job tool has; a read by default. */
+const effects = (impact: string, changes: Partial<Effects> = {}): Effects => ({
   readOnly: true,
   destructive: false,
   idempotent: true,
@@ -52,6 +52,7 @@ const reads = (impact: string): Effects => ({
   risk: 'low',
   impact,
   reversibility: 'yes',
+  ...changes,
 });
 
 /** What the job tools need of the server that runs them. */
@@ -112,16 +113,14 @@ export function jobCommands(server?: JobServer): readonly JobCommand[] {
         'Validate and admit any published tool call as a background job, then return at once with its job_id. Poll ah.job.status or ah.job.result; stop it with ah.job.cancel. Over HTTP the target arguments need an absolute context.cwd. Inspect the target tool before starting it: the job can do anything that tool can.',
       inputSchema: START_INPUT,
       outputSchema: SUMMARY_OUTPUT,
-      effects: {
+      effects: effects('Runs the target tool, which may change files, run programs or reach the network.', {
         readOnly: false,
         destructive: true,
         idempotent: false,
         openWorld: true,
-        effects: ['process_state'],
         risk: 'critical',
-        impact: 'Runs the target tool, which may change files, run programs or reach the network.',
         reversibility: 'unknown',
-      },
+      }),
       run: (input: Static<typeof START_INPUT>, ctx) => startJob(need(), input, ctx),
     },
     {
@@ -132,7 +131,7 @@ export function jobCommands(server?: JobServer): readonly JobCommand[] {
         'Report the state of a job: running, succeeded, failed, cancelled or timed_out, and whether its handler is still draining.',
       inputSchema: ID_INPUT,
       outputSchema: SUMMARY_OUTPUT,
-      effects: reads('Reads job state held in server memory; changes nothing.'),
+      effects: effects('Reads job state held in server memory; changes nothing.'),
       run: async (input: Static<typeof ID_INPUT>) => need().jobs.status(input.job_id),
     },
     {
@@ -143,7 +142,7 @@ export function jobCommands(server?: JobServer): readonly JobCommand[] {
         'Return a job result without waiting: ready=false while it runs; once terminal, ready=true with the retained response (data or diagnostic). Repeatable: reading does not consume it.',
       inputSchema: ID_INPUT,
       outputSchema: RESULT_OUTPUT,
-      effects: reads('Reads a retained job result; changes nothing.'),
+      effects: effects('Reads a retained job result; changes nothing.'),
       run: async (input: Static<typeof ID_INPUT>) => need().jobs.result(input.job_id),
     },
     {
@@ -154,16 +153,12 @@ export function jobCommands(server?: JobServer): readonly JobCommand[] {
         'Cancel a running job (idempotent). The job becomes cancelled at once; draining stays true until its handler has stopped.',
       inputSchema: ID_INPUT,
       outputSchema: SUMMARY_OUTPUT,
-      effects: {
+      effects: effects('Stops a running job; work it had not finished is abandoned.', {
         readOnly: false,
         destructive: true,
-        idempotent: true,
-        openWorld: false,
-        effects: ['process_state'],
         risk: 'medium',
-        impact: 'Stops a running job; work it had not finished is abandoned.',
         reversibility: 'no',
-      },
+      }),
       run: (input: Static<typeof ID_INPUT>) => need().jobs.cancel(input.job_id),
     },
   ];

@@ -12,14 +12,15 @@ export type CatalogListener = (snapshot: CatalogSnapshot) => void;
 export class LiveCatalog implements HostApi {
   private current: CatalogSnapshot;
   private readonly listeners = new Set<CatalogListener>();
-  readonly pluginSettingsPath: string;
-  readonly vault: VaultStore;
 
-  constructor(definition: Definition, disabledDomains: readonly string[], pluginSettingsPath: string, vault: VaultStore) {
-    this.current = new CatalogSnapshot(definition, disabledDomains, 1);
-    this.pluginSettingsPath = pluginSettingsPath;
+  constructor(
+    definition: Definition,
+    disabledDomains: readonly string[],
+    readonly pluginSettingsPath: string,
     // The vault opens its file per call, so holding it costs nothing for commands that never use it.
-    this.vault = vault;
+    readonly vault: VaultStore,
+  ) {
+    this.current = new CatalogSnapshot(definition, disabledDomains, 1);
   }
 
   snapshot(): CatalogSnapshot {

@@ -3,18 +3,14 @@
  * snake_case fields are --kebab-case flags, booleans are switches, arrays repeat, positionals and
  * an opaque `rest` field come from the hints. Global options are lifted out on the way.
  */
-import type { CliHints, CredentialSlot } from '../../catalog/descriptor.js';
-import { type JsonSchema, toJsonSchema, type TSchema } from '../../catalog/schema.js';
+import type { CommandDescriptor } from '../../catalog/descriptor.js';
+import type { JsonSchema } from '../../catalog/schema.js';
+import { commandPath, isSwitch, kebab, properties, typeOf } from '../../catalog/usage.js';
 import { AhError } from '../../errors.js';
 import { type Globals, takeGlobal } from './globals.js';
 import { suggest } from '../../platform/suggest.js';
 
-interface ArgSpec {
-  id: string;
-  inputSchema: TSchema | JsonSchema;
-  cli?: CliHints | undefined;
-  credentialSlots?: readonly CredentialSlot[] | undefined;
-}
+type ArgSpec = Pick<CommandDescriptor, 'id' | 'inputSchema' | 'cli' | 'credentialSlots'>;
 
 /** The reserved input key under which `--credential SLOT=ID` pairs are collected (split off again before validation). */
 export const CREDENTIALS_KEY = 'credentials';
@@ -35,32 +31,18 @@ function addCredential(spec: ArgSpec, input: Record<string, unknown>, raw: strin
 
 type PropKind = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'json';
 
-export function kebab(name: string): string {
-  return name.replaceAll('_', '-');
-}
-
 function kindOf(schema: JsonSchema | undefined): PropKind {
   if (!schema) return 'json';
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  if (type === 'boolean' || schema.const === true) return 'boolean';
-  if (type === 'integer' || type === 'number' || type === 'string' || type === 'array') return type;
-  return 'json';
+  if (isSwitch(schema)) return 'boolean';
+  const type = typeOf(schema);
+  return type === 'integer' || type === 'number' || type === 'string' || type === 'array' ? type : 'json';
 }
 
-function itemKind(schema: JsonSchema | undefined): PropKind {
-  return kindOf((schema?.items as JsonSchema | undefined) ?? { type: 'string' });
-}
-
-export function commandPath(id: string): string {
-  return `ah ${id.split('.').join(' ')}`;
-}
-
-function usageError(spec: ArgSpec, message: string, extra: { suggestion?: string; cause?: string } = {}): AhError {
+function usageError(spec: ArgSpec, message: string, suggestion?: string): AhError {
   return new AhError({
     code: 'INVALID_ARGUMENT',
     message,
-    cause: extra.cause,
-    hint: extra.suggestion ? `Did you mean ${extra.suggestion}?` : undefined,
+    hint: suggestion ? `Did you mean ${suggestion}?` : undefined,
     operation: spec.id,
   });
 }
@@ -85,8 +67,7 @@ function convert(spec: ArgSpec, flag: string, kind: PropKind, raw: string): unkn
 }
 
 export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globals: Globals): Record<string, unknown> {
-  const schema = toJsonSchema(spec.inputSchema);
-  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const { props } = properties(spec);
   const hints = spec.cli ?? {};
   const flags = new Map<string, string>();
   for (const name of Object.keys(props)) flags.set(kebab(name), name);
@@ -98,7 +79,7 @@ export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globa
     const kind = kindOf(prop);
     if (kind === 'array') {
       const list = (input[field] as unknown[] | undefined) ?? [];
-      list.push(convert(spec, flag, itemKind(prop), raw));
+      list.push(convert(spec, flag, kindOf((prop?.items as JsonSchema | undefined) ?? { type: 'string' }), raw));
       input[field] = list;
     } else {
       input[field] = convert(spec, flag, kind, raw);
@@ -118,12 +99,15 @@ export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globa
       for (const value of tokens.slice(i + 1)) assignPositional(value);
       break;
     }
-    if (token.startsWith('--') && token.length > 2) {
-      const eq = token.indexOf('=');
-      const name = token.slice(2, eq === -1 ? undefined : eq);
+    const long = token.startsWith('--') && token.length > 2;
+    if (long || (token.startsWith('-') && token.length === 2)) {
+      // `--name`, `--name=value` or a short `-x` (which takes no inline value).
+      const eq = long ? token.indexOf('=') : -1;
+      const name = long ? token.slice(2, eq === -1 ? undefined : eq) : token.slice(1);
+      const flag = long ? `--${name}` : token;
       const inline = eq === -1 ? undefined : token.slice(eq + 1);
-      const field = flags.get(name);
-      if (field === undefined && name === 'credential') {
+      const field = long ? flags.get(name) : hints.short?.[name];
+      if (field === undefined && flag === '--credential') {
         const value = inline ?? tokens[i + 1];
         if (value === undefined) throw usageError(spec, '--credential needs SLOT=ID');
         addCredential(spec, input, value);
@@ -136,42 +120,20 @@ export function parseCommandArgs(spec: ArgSpec, tokens: readonly string[], globa
           i += used;
           continue;
         }
-        const guess = suggest(name, flags.keys());
-        throw usageError(spec, `unknown option '--${name}' for '${commandPath(spec.id)}'`, guess ? { suggestion: `--${guess}` } : {});
+        const guess = long ? suggest(name, flags.keys()) : undefined;
+        throw usageError(spec, `unknown option '${flag}' for '${commandPath(spec.id)}'`, guess ? `--${guess}` : undefined);
       }
-      const kind = kindOf(props[field]);
-      if (kind === 'boolean') {
+      if (kindOf(props[field]) === 'boolean') {
         if (inline !== undefined && inline !== 'true' && inline !== 'false')
-          throw usageError(spec, `--${name} is a switch and takes no value`);
-        input[field] = inline === undefined ? true : inline === 'true';
+          throw usageError(spec, `${flag} is a switch and takes no value`);
+        input[field] = inline !== 'false';
         i += 1;
         continue;
       }
       const value = inline ?? tokens[i + 1];
-      if (value === undefined) throw usageError(spec, `--${name} needs a value`);
-      set(field, `--${name}`, value);
+      if (value === undefined) throw usageError(spec, `${flag} needs a value`);
+      set(field, flag, value);
       i += inline === undefined ? 2 : 1;
-      continue;
-    }
-    if (token.startsWith('-') && token.length === 2 && token !== '--') {
-      const field = hints.short?.[token.slice(1)];
-      if (field === undefined) {
-        const used = takeGlobal(tokens, i, globals);
-        if (used > 0) {
-          i += used;
-          continue;
-        }
-        throw usageError(spec, `unknown option '${token}' for '${commandPath(spec.id)}'`);
-      }
-      if (kindOf(props[field]) === 'boolean') {
-        input[field] = true;
-        i += 1;
-        continue;
-      }
-      const value = tokens[i + 1];
-      if (value === undefined) throw usageError(spec, `${token} needs a value`);
-      set(field, token, value);
-      i += 2;
       continue;
     }
     if (positionals.length === 0 && startRest(i)) return input;

@@ -2,17 +2,18 @@
  * The CLI surface: argv → route → help, or a request for the invoke path (typed commands and host
  * commands alike) → output. Writes nothing itself except through render.ts and errors.ts.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { domainOf } from '../../catalog/descriptor.js';
+import { commandPath } from '../../catalog/usage.js';
 import { AhError, internalError } from '../../errors.js';
-import { logCompletion } from '../../logging/completion.js';
+import { type CompletionResult, logCompletion } from '../../logging/completion.js';
 import { redactArgv } from '../../logging/redact.js';
 import type { EventLog } from '../../logging/types.js';
 import type { Env } from '../../platform/paths.js';
+import { isDirectory } from '../../runtime/context.js';
 import type { Host } from '../../runtime/host.js';
 import { type Callable, invoke, type RuntimeCore } from '../../runtime/invoke.js';
-import { CREDENTIALS_KEY, commandPath, parseCommandArgs } from './args.js';
+import { CREDENTIALS_KEY, parseCommandArgs } from './args.js';
 import { printError } from './errors.js';
 import { commandHelp, domainHelp, rootHelp } from './help.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
@@ -53,33 +54,24 @@ export class CliSession {
     // A failed call's report (JUnit XML of a failed spec, …) still reaches stdout for the tool that reads it.
     if (error instanceof AhError && error.report !== undefined && !this.wantsJson && !this.wantsQuiet) out(error.report);
     printError(error, { json: this.wantsJson, style: this.errStyle, helpCommand: options.helpCommand, domain });
-    if (options.log) {
-      const fields = { transport: 'cli' as const, command, parameters: { argv: this.loggedArgv() } };
-      logCompletion(
-        options.log,
-        { ...fields, durationMs: performance.now() - this.started, domain: domain ?? 'cli' },
-        { ok: false, error: internalError(error) },
-      );
-    }
+    if (options.log) this.log(options.log, command, domain ?? 'cli', { ok: false, error: internalError(error) });
     return 1;
   }
 
   logHelp(log: EventLog): number {
-    const fields = { transport: 'cli' as const, command: 'help', parameters: { argv: this.loggedArgv() }, domain: 'cli' };
-    logCompletion(log, { ...fields, durationMs: performance.now() - this.started }, { ok: true });
+    this.log(log, 'help', 'cli', { ok: true });
     return 0;
+  }
+
+  private log(log: EventLog, command: string, domain: string, result: CompletionResult): void {
+    const durationMs = performance.now() - this.started;
+    logCompletion(log, { transport: 'cli', command, parameters: { argv: this.loggedArgv() }, durationMs, domain }, result);
   }
 }
 
 function baseCwd(explicit: string | undefined): string {
   const dir = resolve(process.cwd(), explicit ?? '.');
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    // Missing, unreadable or not a directory: all the same refusal.
-  }
-  if (!ok) {
+  if (!isDirectory(dir)) {
     throw new AhError({
       code: 'CWD_CHANGE_FAILED',
       message: `cannot use --cwd ${explicit}: not an existing directory`,

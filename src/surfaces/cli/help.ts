@@ -1,22 +1,14 @@
 /** Help text for root, domain and command, generated from the catalog (nothing kept by hand). */
-import type { CliHints, CredentialSlot, DomainInfo, Example } from '../../catalog/descriptor.js';
-import { type JsonSchema, type TSchema, toJsonSchema } from '../../catalog/schema.js';
-import { argvForExample, usageFor } from '../../catalog/usage.js';
+import type { CommandDescriptor, DomainInfo } from '../../catalog/descriptor.js';
+import type { JsonSchema } from '../../catalog/schema.js';
+import { argvForExample, kebab, properties, usageFor } from '../../catalog/usage.js';
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
-import { kebab } from './args.js';
 import { paint, type Style } from './render.js';
 import { shellQuote } from '../../platform/text.js';
 
-interface HelpCommand {
-  id: string;
-  title: string;
-  description: string;
-  inputSchema: TSchema | JsonSchema;
-  cli?: CliHints | undefined;
-  credentialSlots?: readonly CredentialSlot[] | undefined;
-  examples: readonly Example[];
+type HelpCommand = Pick<CommandDescriptor, 'id' | 'title' | 'description' | 'inputSchema' | 'cli' | 'credentialSlots' | 'examples'> & {
   risk?: string;
-}
+};
 
 function table(rows: ReadonlyArray<[string, string]>, indent = '  '): string {
   const width = Math.min(32, Math.max(0, ...rows.map(([a]) => a.length)));
@@ -74,9 +66,7 @@ function describeOption(name: string, prop: JsonSchema, required: boolean): stri
 }
 
 export function commandHelp(command: HelpCommand, style: Style): string {
-  const schema = toJsonSchema(command.inputSchema);
-  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required ?? []) as string[]);
+  const { props, required } = properties(command);
   const hints = command.cli ?? {};
   const positional = new Set([...(hints.positionals ?? []), ...(hints.rest ? [hints.rest] : [])]);
   const shortFor = new Map(Object.entries(hints.short ?? {}).map(([letter, field]) => [field, letter]));
