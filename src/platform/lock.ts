@@ -55,6 +55,11 @@ function ownToken(): string {
   return JSON.stringify(owner);
 }
 
+/** Names one generation of a lock by its content (every lock carries a nonce): its takeover claim's suffix. */
+export function lockGeneration(content: string): string {
+  return createHash('sha256').update(content).digest('hex').slice(0, 16);
+}
+
 function parseOwner(text: string): Owner | null {
   const trimmed = text.trim();
   // The previous format held a bare pid.
@@ -123,8 +128,7 @@ async function attempt(lockPath: string, depth: number): Promise<Attempt> {
     const content = await readTextIfPresent(lockPath);
     if (content === null) return { kind: 'retry' };
     if (!(await isStale(lockPath, content)) || depth >= MAX_TAKEOVER_DEPTH) return { kind: 'busy' };
-    const digest = createHash('sha256').update(content).digest('hex').slice(0, 16);
-    const claim = await attempt(`${lockPath}.${digest}`, depth + 1);
+    const claim = await attempt(`${lockPath}.${lockGeneration(content)}`, depth + 1);
     if (claim.kind !== 'held') return claim;
     try {
       // Under the claim only we may replace this generation of the lock; re-check it is unchanged.
