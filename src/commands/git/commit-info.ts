@@ -109,19 +109,7 @@ export const commitInfo = defineCommand({
     const showArgs = ['show', '-s', '--encoding=UTF-8', `--format=${FORMAT}`, hash, '--'];
     // --root shows a first commit's files even if log.showRoot is off; -m --first-parent gives a
     // merge one plain diff against its first parent (and works on older gits than --diff-merges).
-    const diffArgs = (mode: string) => [
-      'show',
-      '--format=',
-      mode,
-      '-z',
-      '-M',
-      '--root',
-      '-m',
-      '--first-parent',
-      '--no-ext-diff',
-      hash,
-      '--',
-    ];
+    const diffArgs = (mode: string) => ['show', '--format=', mode, '-z', '-M', '--root', '-m', '--first-parent', hash, '--'];
     const [head, names, numbers] = await Promise.all([
       git(ctx, showArgs),
       git(ctx, diffArgs('--name-status')),
