@@ -1,6 +1,5 @@
 /** Shared pieces of the plugins commands: the mutation output and domain checks. */
 import type { CatalogView, CommandContext } from '../../catalog/descriptor.js';
-import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
@@ -17,16 +16,26 @@ export function mutationOutput<C extends string>(command: C) {
 
 export type MutationOutput = Static<ReturnType<typeof mutationOutput>>;
 
-export const MUTATION_EFFECTS: Effects = {
-  readOnly: false,
-  destructive: false,
-  idempotent: true,
-  openWorld: false,
-  effects: ['configuration_write', 'filesystem_write'],
-  risk: 'medium',
-  impact: 'Changes which domains are enabled for every ah process of this user (CLI and MCP servers).',
-  reversibility: 'yes',
-};
+/** What enable, disable and reset declare alike. */
+export const MUTATION_COMMAND = {
+  effects: {
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    effects: ['configuration_write', 'filesystem_write'],
+    risk: 'medium',
+    impact: 'Changes which domains are enabled for every ah process of this user (CLI and MCP servers).',
+    reversibility: 'yes',
+  },
+  cli: { positionals: ['domain'] },
+  stateless: true,
+  render: (o: MutationOutput): string => {
+    const what = o.changed ? 'updated' : 'unchanged';
+    const disabled = o.disabled_domains.length === 0 ? 'none' : o.disabled_domains.join(', ');
+    return `${o.command}: ${what} (${o.config_path})\ndisabled domains: ${disabled}`;
+  },
+} as const;
 
 export const DOMAIN_INPUT = Type.String({ minLength: 1, description: 'Domain name, e.g. git' });
 
@@ -39,10 +48,8 @@ export function knownDomain(catalog: CatalogView, raw: string, mode: 'disable' |
   const info = catalog.domains.find((d) => d.domain === domain);
   if (!info && mode === 'enable' && catalog.disabledDomains.includes(domain)) return domain;
   if (!info) {
-    const guess = suggest(
-      domain,
-      catalog.domains.map((d) => d.domain),
-    );
+    const known = catalog.domains.map((d) => d.domain);
+    const guess = suggest(domain, known);
     throw new AhError({
       code: 'DOMAIN_NOT_FOUND',
       message: `unknown domain '${raw}'`,
@@ -64,10 +71,4 @@ export async function mutate<C extends string>(
 ): Promise<MutationOutput & { command: C }> {
   const result = await ctx.host.setDisabledDomains(update);
   return { command, domain, changed: result.changed, config_path: ctx.host.pluginSettingsPath, disabled_domains: result.disabled };
-}
-
-export function renderMutation(o: MutationOutput): string {
-  const what = o.changed ? 'updated' : 'unchanged';
-  const disabled = o.disabled_domains.length === 0 ? 'none' : o.disabled_domains.join(', ');
-  return `${o.command}: ${what} (${o.config_path})\ndisabled domains: ${disabled}`;
 }
