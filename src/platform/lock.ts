@@ -164,15 +164,11 @@ export async function lockHeld(lockPath: string): Promise<boolean> {
   return !(await isStale(lockPath, content));
 }
 
-interface LockOptions {
-  /** Longest wait for the lock before giving up. */
-  timeoutMs: number;
-  /** Error code on timeout (default PERSISTENCE_LOCK_TIMEOUT). */
-  code?: string;
-}
-
-/** Runs `fn` while holding the lock `<target>.lock`. Throws PERSISTENCE_LOCK_TIMEOUT (or `code`). */
-export async function withFileLock<T>(target: string, options: LockOptions, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` while holding the lock `<target>.lock`, waiting at most `timeoutMs` for it. Throws
+ * PERSISTENCE_LOCK_TIMEOUT (or `code`) when the wait runs out.
+ */
+export async function withFileLock<T>(target: string, options: { timeoutMs: number; code?: string }, fn: () => Promise<T>): Promise<T> {
   const lockPath = `${target}.lock`;
   const lock = await acquireLock(lockPath, options);
   if (!lock) {

@@ -3,6 +3,7 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
+import { shellQuote } from '../../platform/text.js';
 import { argvForExample, usageFor } from '../../catalog/usage.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
@@ -80,10 +81,8 @@ const HOST_COMMANDS = [
 /** A filter must name a known, enabled domain: an empty manual would only confuse the caller. */
 function checkFilter(catalog: CatalogView, domain: string): void {
   if (!catalog.domains.some((d) => d.domain === domain)) {
-    const guess = suggest(
-      domain,
-      catalog.domains.map((d) => d.domain),
-    );
+    const known = catalog.domains.map((d) => d.domain);
+    const guess = suggest(domain, known);
     throw new AhError({
       code: 'DOMAIN_NOT_FOUND',
       message: `unknown domain '${domain}'`,
@@ -97,11 +96,6 @@ function checkFilter(catalog: CatalogView, domain: string): void {
       hint: `Run 'ah plugins enable ${domain}' to enable it.`,
     });
   }
-}
-
-/** Quotes an argv word for display so it can be pasted into a POSIX shell. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function summary(description: string): string {
@@ -147,7 +141,7 @@ export const info = defineCommand({
       lines.push(`## ${p.domain} — ${p.description}`);
       for (const c of p.commands) {
         lines.push(`  ${c.usage}`, `    ${c.summary}`);
-        for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellWord).join(' ')}   # ${e.description}`);
+        for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellQuote).join(' ')}   # ${e.description}`);
       }
       if (o.domain_filter !== null) lines.push(...o.host_commands.flatMap((h) => hostLines(h, ' (CLI only)')));
       for (const note of p.notes) lines.push(`  note: ${note}`);
