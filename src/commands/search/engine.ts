@@ -123,16 +123,12 @@ export function planSearch(
 /** Matches a worker sends ahead of its unit's result (large messages hold the receiving thread). */
 const MATCHES_PER_MESSAGE = 512;
 
-/** Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer. */
-export interface JobRunner {
-  /**
-   * Runs a unit; null when stopped. With `emit`, matches leave in batches of MATCHES_PER_MESSAGE
-   * as they are found (in order), and the result holds only the rest.
-   */
-  run(index: number, stopped: () => boolean, emit?: (matches: MatchRecord[]) => void): UnitResult | null;
-}
-
-export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): JobRunner {
+/**
+ * Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer.
+ * Its `run` runs a unit; null when stopped. With `emit`, matches leave in batches of
+ * MATCHES_PER_MESSAGE as they are found (in order), and the result holds only the rest.
+ */
+export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
   const accept = compileGlobs(job.globs);
   const spec = job.spec;
   // Files mode reads no contents: no needles, no regex.
@@ -152,7 +148,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
   // One spec object per runner; maxHits is lowered per file by the hits the unit already has.
   const fileSpec: ScanSpec = { ...spec };
   return {
-    run(index, stopped, emit) {
+    run(index: number, stopped: () => boolean, emit?: (matches: MatchRecord[]) => void): UnitResult | null {
       const unit = job.units[index] as Unit;
       const result: UnitResult = { matches: [], paths: [], hits: 0, binary: 0, large: 0, symlinks: 0 };
       const scan = (absolutes: readonly string[], relatives: readonly string[], filtered: boolean): boolean => {
