@@ -85,10 +85,6 @@ function ownerAlive(owner: Owner): boolean {
   return true;
 }
 
-function tempName(lockPath: string): string {
-  return `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-}
-
 function heldLock(path: string, token: string): HeldLock {
   let released = false;
   return {
@@ -116,7 +112,7 @@ type Attempt = { kind: 'held'; lock: HeldLock } | { kind: 'busy' } | { kind: 're
 /** One non-waiting attempt: create the lock, or take it over from a dead owner. */
 async function attempt(lockPath: string, depth: number): Promise<Attempt> {
   const token = ownToken();
-  const temp = tempName(lockPath);
+  const temp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(temp, token, { flag: 'wx', mode: 0o600 });
   try {
     try {

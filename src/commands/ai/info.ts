@@ -5,6 +5,7 @@ import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
 import { shellQuote } from '../../platform/text.js';
 import { argvForExample, usageFor } from '../../catalog/usage.js';
+import { readsConfiguration } from '../plugins/shared.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
 const EXAMPLE_ARGV = Closed({ description: Type.String(), argv: Type.Array(Type.String()) });
@@ -108,16 +109,7 @@ export const info = defineCommand({
   description: 'Describe every enabled domain and command (usage, summary, examples) plus the global options: a manual for AI agents.',
   inputSchema: input,
   outputSchema: output,
-  effects: {
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    effects: ['configuration_read'],
-    risk: 'low',
-    impact: 'Reads the command catalog; changes nothing.',
-    reversibility: 'yes',
-  },
+  effects: readsConfiguration('Reads the command catalog; changes nothing.'),
   examples: [
     { description: 'The whole manual', arguments: {} },
     { description: 'Only the file domain', arguments: { domain: 'file' } },

@@ -1,5 +1,6 @@
 /** Shared pieces of the plugins commands: the mutation output and domain checks. */
 import type { CatalogView, CommandContext } from '../../catalog/descriptor.js';
+import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
@@ -15,6 +16,20 @@ export function mutationOutput<C extends string>(command: C) {
 }
 
 export type MutationOutput = Static<ReturnType<typeof mutationOutput>>;
+
+/** The effects of a command that only reads configuration (plugin state, the catalog, vault metadata). */
+export function readsConfiguration(impact: string): Effects {
+  return {
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    effects: ['configuration_read'],
+    risk: 'low',
+    impact,
+    reversibility: 'yes',
+  };
+}
 
 /** What enable, disable and reset declare alike. */
 export const MUTATION_COMMAND = {
