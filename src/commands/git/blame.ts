@@ -82,14 +82,8 @@ export const blame = defineCommand({
     return lines.join('\n');
   },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const gitArgs = [
-      'blame',
-      '--porcelain',
-      '--encoding=UTF-8',
-      ...(args.line ? ['-L', `${args.line},${args.line}`] : []),
-      '--',
-      args.path,
-    ];
+    const range = args.line ? ['-L', `${args.line},${args.line}`] : [];
+    const gitArgs = ['blame', '--porcelain', '--encoding=UTF-8', ...range, '--', args.path];
     const out = await git(ctx, gitArgs);
     if (out.code !== 0) {
       const fail = (code: string, message: string, hint?: string) => new AhError({ code, message, cause: out.stderr, hint, domain: 'git' });

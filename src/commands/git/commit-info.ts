@@ -115,13 +115,8 @@ export const commitInfo = defineCommand({
       git(ctx, diffArgs('--name-status')),
       git(ctx, diffArgs('--numstat')),
     ]);
-    for (const [argv, out] of [
-      [showArgs, head],
-      [diffArgs('--name-status'), names],
-      [diffArgs('--numstat'), numbers],
-    ] as const) {
-      if (out.code !== 0) throw gitFailed(argv, out);
-    }
+    // All three are `git show`, which is all a failure names.
+    for (const out of [head, names, numbers]) if (out.code !== 0) throw gitFailed(showArgs, out);
     const [full, short, an, ae, cn, ce, ad, cd, subject, body] = head.stdout.toString('utf8').replace(/\n$/, '').split('\0');
     const files = parseNameStatus(nulFields(names.stdout));
     applyNumstat(files, nulFields(numbers.stdout));
