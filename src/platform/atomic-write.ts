@@ -3,10 +3,12 @@
  * killed mid-write leaves its temp file behind (for the vault, an encrypted snapshot that may still
  * hold records deleted since), so writers sweep the temp files of dead writers (sweepStaleTemps).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { lockGeneration } from './lock.js';
 import { pidAlive } from './processes.js';
+import { escapeRegex } from './text.js';
 
 /** A temp file older than this is swept even when its pid looks alive (a reused pid, another host). */
 const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
@@ -31,10 +33,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -70,7 +68,7 @@ export async function sweepStaleTemps(path: string, lockPath?: string): Promise<
         // that generation never comes back (every lock carries a nonce), so its claim is dead.
         if (liveDigest === undefined) {
           const content = await readFile(lockPath, 'utf8').catch(() => null);
-          liveDigest = content === null ? null : createHash('sha256').update(content).digest('hex').slice(0, 16);
+          liveDigest = content === null ? null : lockGeneration(content);
         }
         if (digest !== liveDigest) await unlink(file);
       }

@@ -5,13 +5,11 @@
  * pending, ends the process with SIGKILL, the one way out that does not wait for those threads.
  */
 
-/** Active-resource names (process.getActiveResourcesInfo) of requests served by the libuv pool. */
-function isPoolRequest(name: string): boolean {
-  return name.startsWith('FSReq') || name === 'GetAddrInfoReqWrap' || name === 'GetNameInfoReqWrap' || name.endsWith('Job');
-}
-
+/** True while a request served by the libuv pool is pending (by its active-resource name). */
 function poolBusy(): boolean {
-  return process.getActiveResourcesInfo().some(isPoolRequest);
+  return process
+    .getActiveResourcesInfo()
+    .some((name) => name.startsWith('FSReq') || name === 'GetAddrInfoReqWrap' || name === 'GetNameInfoReqWrap' || name.endsWith('Job'));
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

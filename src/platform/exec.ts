@@ -22,9 +22,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { constants } from 'node:os';
+import type { Env } from './paths.js';
 import { treeMembers } from './processes.js';
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Environment variable every child (and so every descendant) carries, naming its tree. */
 const TREE_MARKER_ENV = 'AH_PROCESS_TREE';
@@ -332,7 +331,8 @@ export function spawnAttached(program: string, args: readonly string[], env: Env
   }
   const exited = new Promise<number>((resolve) => {
     child.once('error', () => resolve(127));
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (osSignalNumber(signal) ?? 1) : 1)));
+    const signalNumbers = constants.signals as Record<string, number | undefined>;
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumbers[signal] ?? 1) : 1)));
   });
   return {
     pid: child.pid,
@@ -345,8 +345,4 @@ export function spawnAttached(program: string, args: readonly string[], env: Env
       }
     },
   };
-}
-
-function osSignalNumber(signal: NodeJS.Signals): number | undefined {
-  return (constants.signals as Record<string, number | undefined>)[signal];
 }

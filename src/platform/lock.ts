@@ -55,6 +55,11 @@ function ownToken(): string {
   return JSON.stringify(owner);
 }
 
+/** Names one generation of a lock by its content (every lock carries a nonce): its takeover claim's suffix. */
+export function lockGeneration(content: string): string {
+  return createHash('sha256').update(content).digest('hex').slice(0, 16);
+}
+
 function parseOwner(text: string): Owner | null {
   const trimmed = text.trim();
   // The previous format held a bare pid.
@@ -78,10 +83,6 @@ function ownerAlive(owner: Owner): boolean {
     if (start !== null && start !== owner.start) return false;
   }
   return true;
-}
-
-function tempName(lockPath: string): string {
-  return `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
 function heldLock(path: string, token: string): HeldLock {
@@ -111,7 +112,7 @@ type Attempt = { kind: 'held'; lock: HeldLock } | { kind: 'busy' } | { kind: 're
 /** One non-waiting attempt: create the lock, or take it over from a dead owner. */
 async function attempt(lockPath: string, depth: number): Promise<Attempt> {
   const token = ownToken();
-  const temp = tempName(lockPath);
+  const temp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(temp, token, { flag: 'wx', mode: 0o600 });
   try {
     try {
@@ -123,8 +124,7 @@ async function attempt(lockPath: string, depth: number): Promise<Attempt> {
     const content = await readTextIfPresent(lockPath);
     if (content === null) return { kind: 'retry' };
     if (!(await isStale(lockPath, content)) || depth >= MAX_TAKEOVER_DEPTH) return { kind: 'busy' };
-    const digest = createHash('sha256').update(content).digest('hex').slice(0, 16);
-    const claim = await attempt(`${lockPath}.${digest}`, depth + 1);
+    const claim = await attempt(`${lockPath}.${lockGeneration(content)}`, depth + 1);
     if (claim.kind !== 'held') return claim;
     try {
       // Under the claim only we may replace this generation of the lock; re-check it is unchanged.
@@ -160,15 +160,11 @@ export async function lockHeld(lockPath: string): Promise<boolean> {
   return !(await isStale(lockPath, content));
 }
 
-interface LockOptions {
-  /** Longest wait for the lock before giving up. */
-  timeoutMs: number;
-  /** Error code on timeout (default PERSISTENCE_LOCK_TIMEOUT). */
-  code?: string;
-}
-
-/** Runs `fn` while holding the lock `<target>.lock`. Throws PERSISTENCE_LOCK_TIMEOUT (or `code`). */
-export async function withFileLock<T>(target: string, options: LockOptions, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` while holding the lock `<target>.lock`, waiting at most `timeoutMs` for it. Throws
+ * PERSISTENCE_LOCK_TIMEOUT (or `code`) when the wait runs out.
+ */
+export async function withFileLock<T>(target: string, options: { timeoutMs: number; code?: string }, fn: () => Promise<T>): Promise<T> {
   const lockPath = `${target}.lock`;
   const lock = await acquireLock(lockPath, options);
   if (!lock) {

@@ -7,10 +7,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** The user's home directory: HOME (USERPROFILE on Windows) from the given environment, else the OS's answer. */
 export function homeDir(env: Env): string {
-  return home(env);
-}
-
-function home(env: Env): string {
   return env.HOME || env.USERPROFILE || homedir();
 }
 
@@ -28,17 +24,17 @@ export function configRoot(env: Env, platform: NodeJS.Platform = process.platfor
     }
     return resolve(override);
   }
-  if (platform === 'win32') return join(env.APPDATA || join(home(env), 'AppData', 'Roaming'), 'AIHelper');
-  if (platform === 'darwin') return join(home(env), 'Library', 'Application Support', 'AIHelper');
+  if (platform === 'win32') return join(env.APPDATA || join(homeDir(env), 'AppData', 'Roaming'), 'AIHelper');
+  if (platform === 'darwin') return join(homeDir(env), 'Library', 'Application Support', 'AIHelper');
   const xdg = env.XDG_CONFIG_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home(env), '.config'), 'aihelper');
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.config'), 'aihelper');
 }
 
 /** Durable machine-local state for the managed service, independent of AH_CONFIG_DIR. */
 export function stateRoot(env: Env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home(env), 'AppData', 'Local'), 'AIHelper', 'managed-mcp');
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homeDir(env), 'AppData', 'Local'), 'AIHelper', 'managed-mcp');
   const xdg = env.XDG_STATE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home(env), '.local', 'state'), 'aihelper', 'managed-mcp');
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.local', 'state'), 'aihelper', 'managed-mcp');
 }
 
 export function pluginSettingsPath(configDir: string): string {

@@ -11,7 +11,7 @@
  * without libproc), so the answer there is 'unchecked'.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isIPv4 } from 'node:net';
+import { isIPv4, type Socket } from 'node:net';
 import { endianness } from 'node:os';
 
 type PeerVerdict = { kind: 'owner' } | { kind: 'other-user'; uid: number } | { kind: 'unknown'; reason: string } | { kind: 'unchecked' };
@@ -66,13 +66,6 @@ function uidAfter(rest: string): number | undefined {
   // st, tx_queue:rx_queue, tr:tm->when, retrnsmt, uid
   const uid = Number(rest.trim().split(/\s+/)[4]);
   return Number.isInteger(uid) ? uid : undefined;
-}
-
-interface ConnectionEnds {
-  remoteAddress?: string | undefined;
-  remotePort?: number | undefined;
-  localAddress?: string | undefined;
-  localPort?: number | undefined;
 }
 
 /**
@@ -130,7 +123,7 @@ export const findRow: RowFinder = (path, needle) => {
  * that cannot be found (or tables that cannot be read) is 'unknown', which the server refuses.
  */
 export function peerVerdict(
-  ends: ConnectionEnds,
+  ends: Partial<Pick<Socket, 'remoteAddress' | 'remotePort' | 'localAddress' | 'localPort'>>,
   ownUid: number | undefined = process.getuid?.(),
   platform: NodeJS.Platform = process.platform,
   find: RowFinder = findRow,

@@ -1,4 +1,4 @@
-/** Text helpers shared by the commands: the binary sniff window, strict UTF-8, line counts, tables. */
+/** Text helpers shared by the commands: the binary sniff window, strict UTF-8, line counts, tables, quoting. */
 
 /** A NUL byte in this many leading bytes marks a file as binary. */
 export const SNIFF_BYTES = 8192;
@@ -35,4 +35,9 @@ export function alignColumns(rows: readonly (readonly string[])[]): string[] {
 /** An argv word as a POSIX shell would need it typed: bare when safe, else single-quoted. */
 export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

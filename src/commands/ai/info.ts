@@ -3,7 +3,9 @@ import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/s
 import { GLOBAL_OPTIONS } from '../../catalog/global-options.js';
 import { AhError } from '../../errors.js';
 import { suggest } from '../../platform/suggest.js';
+import { shellQuote } from '../../platform/text.js';
 import { argvForExample, usageFor } from '../../catalog/usage.js';
+import { readsConfiguration } from '../plugins/shared.js';
 
 const input = RootObject({ domain: Type.Optional(Type.String({ minLength: 1, description: 'Only this domain' })) });
 const EXAMPLE_ARGV = Closed({ description: Type.String(), argv: Type.Array(Type.String()) });
@@ -80,10 +82,8 @@ const HOST_COMMANDS = [
 /** A filter must name a known, enabled domain: an empty manual would only confuse the caller. */
 function checkFilter(catalog: CatalogView, domain: string): void {
   if (!catalog.domains.some((d) => d.domain === domain)) {
-    const guess = suggest(
-      domain,
-      catalog.domains.map((d) => d.domain),
-    );
+    const known = catalog.domains.map((d) => d.domain);
+    const guess = suggest(domain, known);
     throw new AhError({
       code: 'DOMAIN_NOT_FOUND',
       message: `unknown domain '${domain}'`,
@@ -99,11 +99,6 @@ function checkFilter(catalog: CatalogView, domain: string): void {
   }
 }
 
-/** Quotes an argv word for display so it can be pasted into a POSIX shell. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
 function summary(description: string): string {
   return (description.match(/^.*?[.!?](\s|$)/)?.[0] ?? description).trim();
 }
@@ -114,16 +109,7 @@ export const info = defineCommand({
   description: 'Describe every enabled domain and command (usage, summary, examples) plus the global options: a manual for AI agents.',
   inputSchema: input,
   outputSchema: output,
-  effects: {
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    effects: ['configuration_read'],
-    risk: 'low',
-    impact: 'Reads the command catalog; changes nothing.',
-    reversibility: 'yes',
-  },
+  effects: readsConfiguration('Reads the command catalog; changes nothing.'),
   examples: [
     { description: 'The whole manual', arguments: {} },
     { description: 'Only the file domain', arguments: { domain: 'file' } },
@@ -147,7 +133,7 @@ export const info = defineCommand({
       lines.push(`## ${p.domain} — ${p.description}`);
       for (const c of p.commands) {
         lines.push(`  ${c.usage}`, `    ${c.summary}`);
-        for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellWord).join(' ')}   # ${e.description}`);
+        for (const e of c.examples) lines.push(`    e.g. ${e.argv.map(shellQuote).join(' ')}   # ${e.description}`);
       }
       if (o.domain_filter !== null) lines.push(...o.host_commands.flatMap((h) => hostLines(h, ' (CLI only)')));
       for (const note of p.notes) lines.push(`  note: ${note}`);

@@ -1,8 +1,7 @@
 import type { DomainModule } from '../../catalog/descriptor.js';
-import { head } from './head.js';
+import { head, tail } from './head-tail.js';
 import { read } from './read.js';
 import { stat } from './stat.js';
-import { tail } from './tail.js';
 import { tree } from './tree.js';
 
 export const fileDomain: DomainModule = {

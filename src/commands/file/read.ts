@@ -3,18 +3,7 @@ import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
 import { lineCount } from '../../platform/text.js';
 import { loadText, splitLines } from './load-text.js';
-import {
-  cliHints,
-  FOLLOW_SYMLINKS,
-  MAX_BYTES,
-  MAX_LINES,
-  NUMBER_LINES,
-  PATH,
-  READ_EFFECTS,
-  renderText,
-  textOutput,
-  textResult,
-} from './shared.js';
+import { FOLLOW_SYMLINKS, MAX_BYTES, MAX_LINES, NUMBER_LINES, PATH, TEXT_COMMAND, textOutput, textResult } from './shared.js';
 
 const input = RootObject({
   path: PATH,
@@ -26,18 +15,16 @@ const input = RootObject({
 });
 
 export const read = defineCommand({
+  ...TEXT_COMMAND,
   id: 'file.read',
   title: 'Read a file',
   description: 'Read a UTF-8 text file, whole or a line range (from/to are inclusive and 1-based). Binary and oversize files are refused.',
   inputSchema: input,
   outputSchema: textOutput('file.read'),
-  effects: READ_EFFECTS,
   examples: [
     { description: 'Read a whole file', arguments: { path: 'README.md' } },
     { description: 'Read lines 1 to 20 with line numbers', arguments: { path: 'README.md', from: 1, to: 20, number_lines: true } },
   ],
-  cli: cliHints,
-  render: renderText,
   async run(args: Static<typeof input>, ctx) {
     const from = args.from ?? 1;
     if (args.to !== undefined && args.to < from) {

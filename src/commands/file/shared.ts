@@ -28,9 +28,15 @@ export const MAX_BYTES = Type.Integer({
   default: DEFAULT_MAX_BYTES,
   description: 'Refuse files larger than this many bytes (at most 64 MiB)',
 });
-/** How many lines head/tail return: bounded so no input asks for an unbounded result. */
-const LINES = Type.Integer({ minimum: 0, maximum: MAX_LINES, default: 20, description: 'How many lines to return' });
 export const FOLLOW_SYMLINKS = Type.Boolean({ default: false, description: 'Read through symbolic links' });
+/** The input of head and tail; how many lines is bounded so no input asks for an unbounded result. */
+export const LINES_INPUT = RootObject({
+  path: PATH,
+  lines: Type.Integer({ minimum: 0, maximum: MAX_LINES, default: 20, description: 'How many lines to return' }),
+  number_lines: NUMBER_LINES,
+  max_bytes: MAX_BYTES,
+  follow_symlinks: FOLLOW_SYMLINKS,
+});
 
 export function textOutput<C extends string>(command: C) {
   return RootObject({
@@ -45,17 +51,6 @@ export function textOutput<C extends string>(command: C) {
   });
 }
 
-interface TextResult<C extends string> {
-  command: C;
-  path: string;
-  from: number | null;
-  to: number | null;
-  numbered: boolean;
-  line_count: number;
-  truncated: boolean;
-  content: string;
-}
-
 /**
  * Builds the shared result from the selected lines, cut to the caller's limit. Without a range,
  * from/to are the source line numbers of the lines returned (null when none are).
@@ -68,7 +63,7 @@ export function textResult<C extends string>(
   numbered: boolean,
   limit: number | null,
   range?: { from: number | null; to: number | null },
-): TextResult<C> {
+) {
   const truncated = limit !== null && selected.length > limit;
   const lines = truncated ? selected.slice(0, limit) : selected;
   const shown = numbered ? numberLines(lines, firstLine) : lines;
@@ -76,14 +71,13 @@ export function textResult<C extends string>(
   return { command, path, from, to, numbered, line_count: lines.length, truncated, content: shown.join('\n') };
 }
 
-/** The input of head and tail. */
-export function linesInput() {
-  return RootObject({ path: PATH, lines: LINES, number_lines: NUMBER_LINES, max_bytes: MAX_BYTES, follow_symlinks: FOLLOW_SYMLINKS });
-}
-
-export function renderText(result: { content: string; truncated: boolean; line_count: number }): string {
-  return result.truncated ? `${result.content}\n[truncated after ${result.line_count} lines]` : result.content;
-}
+/** What read, head and tail declare alike. */
+export const TEXT_COMMAND = {
+  effects: READ_EFFECTS,
+  cli: { positionals: ['path'], short: { n: 'number_lines' } },
+  render: (result: { content: string; truncated: boolean; line_count: number }): string =>
+    result.truncated ? `${result.content}\n[truncated after ${result.line_count} lines]` : result.content,
+} as const;
 
 /** What a directory entry or path is, as file tree and file stat report it. */
 export const ENTRY_KIND = Type.Union([Type.Literal('file'), Type.Literal('directory'), Type.Literal('symlink'), Type.Literal('other')]);
@@ -91,5 +85,3 @@ export const ENTRY_KIND = Type.Union([Type.Literal('file'), Type.Literal('direct
 export function entryKind(d: Pick<Dirent, 'isSymbolicLink' | 'isDirectory' | 'isFile'>): 'file' | 'directory' | 'symlink' | 'other' {
   return d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
 }
-
-export const cliHints = { positionals: ['path'], short: { n: 'number_lines' } } as const;

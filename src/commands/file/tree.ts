@@ -69,7 +69,6 @@ export const tree = defineCommand({
       entries.push(entry);
       return true;
     };
-    const rel = (parent: string, name: string) => (parent === '' ? name : `${parent}/${name}`);
     push({ depth: 0, kind: 'directory', name: args.path, path: args.path });
 
     const walk = async (dir: string, relDir: string, depth: number, ancestors: Set<string>): Promise<void> => {
@@ -86,7 +85,7 @@ export const tree = defineCommand({
       }
       for (const child of children) {
         if (truncated) return;
-        const childRel = rel(relDir, child.name);
+        const childRel = relDir === '' ? child.name : `${relDir}/${child.name}`;
         const shownPath = args.path === '.' ? childRel : `${args.path.replace(/\/+$/, '')}/${childRel}`;
         let kind = entryKind(child);
         const childAbs = join(dir, child.name);

@@ -82,39 +82,17 @@ export const blame = defineCommand({
     return lines.join('\n');
   },
   async run(args: Static<typeof input>, ctx): Promise<Output> {
-    const gitArgs = [
-      'blame',
-      '--porcelain',
-      '--encoding=UTF-8',
-      ...(args.line ? ['-L', `${args.line},${args.line}`] : []),
-      '--',
-      args.path,
-    ];
+    const range = args.line ? ['-L', `${args.line},${args.line}`] : [];
+    const gitArgs = ['blame', '--porcelain', '--encoding=UTF-8', ...range, '--', args.path];
     const out = await git(ctx, gitArgs);
     if (out.code !== 0) {
-      if (notARepo(out.stderr))
-        throw new AhError({
-          code: 'COMMAND_FAILED',
-          message: 'not a git repository',
-          cause: out.stderr,
-          domain: 'git',
-          hint: 'Run it inside a repository or pass --cwd.',
-        });
-      if (/no such path|no such file/i.test(out.stderr))
-        throw new AhError({
-          code: 'FILE_NOT_FOUND',
-          message: `${args.path} is not tracked or does not exist`,
-          cause: out.stderr,
-          hint: 'Check the path (relative to the working directory) or --cwd; untracked files have no history.',
-          domain: 'git',
-        });
-      if (/has only \d+ lines?/i.test(out.stderr))
-        throw new AhError({
-          code: 'INVALID_RANGE',
-          message: `line ${args.line} is past the end of ${args.path}`,
-          cause: out.stderr,
-          domain: 'git',
-        });
+      const fail = (code: string, message: string, hint?: string) => new AhError({ code, message, cause: out.stderr, hint, domain: 'git' });
+      if (notARepo(out.stderr)) throw fail('COMMAND_FAILED', 'not a git repository', 'Run it inside a repository or pass --cwd.');
+      if (/no such path|no such file/i.test(out.stderr)) {
+        const hint = 'Check the path (relative to the working directory) or --cwd; untracked files have no history.';
+        throw fail('FILE_NOT_FOUND', `${args.path} is not tracked or does not exist`, hint);
+      }
+      if (/has only \d+ lines?/i.test(out.stderr)) throw fail('INVALID_RANGE', `line ${args.line} is past the end of ${args.path}`);
       throw gitFailed(gitArgs, out);
     }
     const all = parseBlame(out.stdout.toString('utf8'));

@@ -13,25 +13,17 @@ const output = RootObject({
 });
 type Output = Static<typeof output>;
 
-/** Two-column codes for the text view, in the spirit of `git status --short`. */
-const CODES: Readonly<Record<string, string>> = {
-  modified: 'M ',
-  added: 'A ',
-  deleted: 'D ',
-  renamed: 'R ',
-  copied: 'C ',
-  type_changed: 'T ',
-  unmerged: 'UU',
-  untracked: '??',
-};
+/** Two-column code for the text view, in the spirit of `git status --short`. */
+function code(status: string): string {
+  return status === 'unmerged' ? 'UU' : status === 'untracked' ? '??' : `${status.charAt(0).toUpperCase()} `;
+}
 
 function render(o: Output): string {
   if (!o.in_git_repo) return NOT_A_REPO_TEXT;
   if (o.changed_count === 0) return 'no changes';
-  const lines = o.entries.map((e) => {
-    const code = CODES[e.status] ?? '  ';
-    return `${code} ${e.old_path === null ? '' : `${displayPath(e.old_path)} -> `}${displayPath(e.path)}`;
-  });
+  const lines = o.entries.map(
+    (e) => `${code(e.status)} ${e.old_path === null ? '' : `${displayPath(e.old_path)} -> `}${displayPath(e.path)}`,
+  );
   if (o.truncated) lines.push(`[showing ${o.entries.length} of ${o.changed_count} changed paths]`);
   return lines.join('\n');
 }

@@ -109,31 +109,14 @@ export const commitInfo = defineCommand({
     const showArgs = ['show', '-s', '--encoding=UTF-8', `--format=${FORMAT}`, hash, '--'];
     // --root shows a first commit's files even if log.showRoot is off; -m --first-parent gives a
     // merge one plain diff against its first parent (and works on older gits than --diff-merges).
-    const diffArgs = (mode: string) => [
-      'show',
-      '--format=',
-      mode,
-      '-z',
-      '-M',
-      '--root',
-      '-m',
-      '--first-parent',
-      '--no-ext-diff',
-      hash,
-      '--',
-    ];
+    const diffArgs = (mode: string) => ['show', '--format=', mode, '-z', '-M', '--root', '-m', '--first-parent', hash, '--'];
     const [head, names, numbers] = await Promise.all([
       git(ctx, showArgs),
       git(ctx, diffArgs('--name-status')),
       git(ctx, diffArgs('--numstat')),
     ]);
-    for (const [argv, out] of [
-      [showArgs, head],
-      [diffArgs('--name-status'), names],
-      [diffArgs('--numstat'), numbers],
-    ] as const) {
-      if (out.code !== 0) throw gitFailed(argv, out);
-    }
+    // All three are `git show`, which is all a failure names.
+    for (const out of [head, names, numbers]) if (out.code !== 0) throw gitFailed(showArgs, out);
     const [full, short, an, ae, cn, ce, ad, cd, subject, body] = head.stdout.toString('utf8').replace(/\n$/, '').split('\0');
     const files = parseNameStatus(nulFields(names.stdout));
     applyNumstat(files, nulFields(numbers.stdout));

@@ -1,4 +1,5 @@
 /** Parsers for the per-file parts of `git show`: `--name-status -z` and `--numstat -z`. */
+import { STATUS_BY_CODE } from './porcelain.js';
 
 interface FileStat {
   path: string;
@@ -7,16 +8,6 @@ interface FileStat {
   additions: number | null;
   deletions: number | null;
 }
-
-const DIFF_STATUS: Readonly<Record<string, string>> = {
-  A: 'added',
-  C: 'copied',
-  D: 'deleted',
-  M: 'modified',
-  R: 'renamed',
-  T: 'type_changed',
-  U: 'unmerged',
-};
 
 /** Records are `status NUL path NUL`, or `R<score> NUL old NUL new NUL` for renames and copies. */
 export function parseNameStatus(fields: readonly string[]): FileStat[] {
@@ -27,7 +18,7 @@ export function parseNameStatus(fields: readonly string[]): FileStat[] {
       i += 1;
       continue;
     }
-    const status = DIFF_STATUS[code[0] as string] ?? null;
+    const status = STATUS_BY_CODE[code[0] as string] ?? null;
     if (code[0] === 'R' || code[0] === 'C') {
       files.push({ path: fields[i + 2] ?? '', old_path: fields[i + 1] ?? null, status, additions: null, deletions: null });
       i += 3;

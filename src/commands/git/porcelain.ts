@@ -27,7 +27,8 @@ export interface PorcelainStatus {
   entries: StatusEntry[];
 }
 
-const NAMES: Readonly<Record<string, string>> = {
+/** Status words by git's one-letter codes (porcelain XY, --name-status). */
+export const STATUS_BY_CODE: Readonly<Record<string, string>> = {
   M: 'modified',
   A: 'added',
   D: 'deleted',
@@ -42,7 +43,7 @@ export function statusName(xy: string): string {
   const x = xy[0] ?? '.';
   const y = xy[1] ?? '.';
   if (x === 'U' || y === 'U' || (x === 'A' && y === 'A') || (x === 'D' && y === 'D')) return 'unmerged';
-  return NAMES[x !== '.' ? x : y] ?? 'modified';
+  return STATUS_BY_CODE[x !== '.' ? x : y] ?? 'modified';
 }
 
 /** Splits off the first `n` space-separated fields; the rest is the path (which may hold spaces). */

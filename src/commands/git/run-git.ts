@@ -76,11 +76,6 @@ interface GitOptions {
   writes?: boolean;
   /** Byte cap on stdout. */
   maxBytes?: number;
-  /**
-   * Transports git may use (`protocol.allow`), e.g. ['https', 'ssh'] for a forge command that
-   * fetches; by default none, so a repository's remotes or submodules never reach the network.
-   */
-  protocols?: readonly string[];
 }
 
 /**
@@ -160,12 +155,8 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
     GIT_ASKPASS: '',
     SSH_ASKPASS: '',
   };
-  const protocols = options.protocols ?? [];
-  const pinned: [string, string][] = [
-    ...PROTECTING_CONFIG,
-    ['protocol.allow', 'never'],
-    ...protocols.map((p): [string, string] => [`protocol.${p}.allow`, 'always']),
-  ];
+  // No transport is allowed: a repository's remotes or submodules never reach the network.
+  const pinned: [string, string][] = [...PROTECTING_CONFIG, ['protocol.allow', 'never']];
   const drivers = await repositoryDrivers(ctx, withEnvConfig(env, pinned));
   const global = ['--no-pager', '-c', 'core.quotepath=off', '-c', 'color.ui=false', ...(options.writes ? [] : ['--no-optional-locks'])];
   const [sub, ...rest] = args;
@@ -206,12 +197,12 @@ export function notARepo(stderr: string): boolean {
 }
 
 /** A non-zero git exit as COMMAND_FAILED, git's own words as the cause. */
-export function gitFailed(args: readonly string[], out: GitOutput, hint?: string): AhError {
+export function gitFailed(args: readonly string[], out: GitOutput): AhError {
   return new AhError({
     code: 'COMMAND_FAILED',
     message: `git ${args[0] ?? ''} failed (exit ${out.code ?? 'by signal'})`,
     cause: out.stderr || 'git printed nothing on stderr',
-    hint: hint ?? hintFor(out.stderr),
+    hint: hintFor(out.stderr),
     domain: 'git',
     operation: 'process.execute',
   });

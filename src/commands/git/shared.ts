@@ -1,6 +1,6 @@
 /** Schemas and helpers shared by several git commands. */
 import type { CommandContext } from '../../catalog/descriptor.js';
-import { Closed, Nullable, Type } from '../../catalog/schema.js';
+import { Closed, Nullable, type Static, Type } from '../../catalog/schema.js';
 import { parsePorcelainV2, type PorcelainStatus } from './porcelain.js';
 import { git, gitOrNull } from './run-git.js';
 
@@ -16,12 +16,6 @@ export const CHANGED_ENTRY = Closed({ path: Type.String(), old_path: Nullable(Ty
 export const STATUS_WORDS =
   'Entry status is one of: modified, added, deleted, renamed, copied (both keep old_path), type_changed, unmerged (a conflict), untracked.';
 
-interface CommitSummary {
-  hash: string;
-  short_hash: string;
-  subject: string;
-}
-
 /**
  * One porcelain v2 snapshot (untracked files listed one by one), or null outside a repository.
  * A damaged index or any other git failure throws COMMAND_FAILED with git's stderr as the cause.
@@ -32,7 +26,7 @@ export async function statusSnapshot(ctx: CommandContext): Promise<PorcelainStat
 }
 
 /** {hash, short_hash, subject} of a revision, or null when it does not resolve (e.g. an empty repo). */
-export async function commitSummary(ctx: CommandContext, revision: string): Promise<CommitSummary | null> {
+export async function commitSummary(ctx: CommandContext, revision: string): Promise<Static<typeof COMMIT_SUMMARY> | null> {
   const out = await git(ctx, ['log', '-1', '--no-walk', '--format=%H%x00%h%x00%s', '--end-of-options', revision, '--']);
   if (out.code !== 0) return null;
   const [hash, short, subject] = out.stdout.toString('utf8').replace(/\n$/, '').split('\0');

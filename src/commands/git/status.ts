@@ -43,13 +43,13 @@ function render(o: Output): string {
   if (o.upstream !== null) {
     head += o.ahead === null ? ` (upstream ${o.upstream} is gone)` : ` (${o.upstream}: ahead ${o.ahead}, behind ${o.behind})`;
   }
-  const lines = [head];
-  lines.push(
+  const lines = [
+    head,
     o.clean
       ? 'working tree clean'
       : `${o.changed_count} changed: ${o.staged_count} staged, ${o.unstaged_count} unstaged, ${o.untracked_count} untracked`,
-  );
-  lines.push(o.latest_commit ? `latest commit: ${o.latest_commit.short_hash} ${o.latest_commit.subject}` : 'no commits yet');
+    o.latest_commit ? `latest commit: ${o.latest_commit.short_hash} ${o.latest_commit.subject}` : 'no commits yet',
+  ];
   if (o.latest_tag !== null) lines.push(`latest tag: ${o.latest_tag}`);
   return lines.join('\n');
 }

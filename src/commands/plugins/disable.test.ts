@@ -5,7 +5,7 @@ import { fakeHost } from '../../../test/fixtures/plugins/fake-host.js';
 import { sampleModules } from '../../../test/fixtures/plugins/sample-catalog.js';
 import { testContext } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { disable } from './disable.js';
+import { disable } from './enable-disable.js';
 
 async function setup() {
   const dir = tempDir();

@@ -5,7 +5,7 @@ import { fakeHost } from '../../../test/fixtures/plugins/fake-host.js';
 import { sampleModules } from '../../../test/fixtures/plugins/sample-catalog.js';
 import { testContext } from '../../../test/helpers/context.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
-import { enable } from './enable.js';
+import { enable } from './enable-disable.js';
 
 async function setup(disabled: string[]) {
   const dir = tempDir();

@@ -1,6 +1,5 @@
 import type { DomainModule } from '../../catalog/descriptor.js';
-import { disable } from './disable.js';
-import { enable } from './enable.js';
+import { disable, enable } from './enable-disable.js';
 import { list } from './list.js';
 import { reset } from './reset.js';
 

@@ -1,6 +1,7 @@
 import { alignColumns } from '../../platform/text.js';
 import { defineCommand, domainOf } from '../../catalog/descriptor.js';
 import { Closed, RootObject, type Static, Type } from '../../catalog/schema.js';
+import { readsConfiguration } from './shared.js';
 
 const STATE = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
 const input = RootObject({ state: Type.Optional(STATE) });
@@ -29,16 +30,7 @@ export const list = defineCommand({
     'List every domain (built-in and external plugin) with its source, state and whether it has commands published as MCP tools (while enabled).',
   inputSchema: input,
   outputSchema: output,
-  effects: {
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    effects: ['configuration_read'],
-    risk: 'low',
-    impact: 'Reads plugin state; changes nothing.',
-    reversibility: 'yes',
-  },
+  effects: readsConfiguration('Reads plugin state; changes nothing.'),
   examples: [
     { description: 'All domains', arguments: {} },
     { description: 'Only disabled domains', arguments: { state: 'disabled' } },

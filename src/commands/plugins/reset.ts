@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { RootObject, type Static, Type } from '../../catalog/schema.js';
 import { AhError } from '../../errors.js';
-import { DOMAIN_INPUT, knownDomain, MUTATION_EFFECTS, mutate, mutationOutput, renderMutation } from './shared.js';
+import { DOMAIN_INPUT, knownDomain, MUTATION_COMMAND, mutate, mutationOutput } from './shared.js';
 
 const input = RootObject(
   {
@@ -12,19 +12,16 @@ const input = RootObject(
 );
 
 export const reset = defineCommand({
+  ...MUTATION_COMMAND,
   id: 'plugins.reset',
   title: 'Reset domain state',
   description: 'Return one domain (or all, with all=true) to its default enabled state.',
   inputSchema: input,
   outputSchema: mutationOutput('plugins.reset'),
-  effects: MUTATION_EFFECTS,
   examples: [
     { description: 'Reset everything', arguments: { all: true } },
     { description: 'Reset one domain', arguments: { domain: 'git' } },
   ],
-  cli: { positionals: ['domain'] },
-  stateless: true,
-  render: renderMutation,
   async run(args: Static<typeof input>, ctx) {
     if ((args.domain === undefined) === (args.all === undefined)) {
       throw new AhError({ code: 'INVALID_ARGUMENT', message: 'pass exactly one of a domain or --all', domain: 'plugins' });

@@ -17,16 +17,40 @@ export function mutationOutput<C extends string>(command: C) {
 
 export type MutationOutput = Static<ReturnType<typeof mutationOutput>>;
 
-export const MUTATION_EFFECTS: Effects = {
-  readOnly: false,
-  destructive: false,
-  idempotent: true,
-  openWorld: false,
-  effects: ['configuration_write', 'filesystem_write'],
-  risk: 'medium',
-  impact: 'Changes which domains are enabled for every ah process of this user (CLI and MCP servers).',
-  reversibility: 'yes',
-};
+/** The effects of a command that only reads configuration (plugin state, the catalog, vault metadata). */
+export function readsConfiguration(impact: string): Effects {
+  return {
+    readOnly: true,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    effects: ['configuration_read'],
+    risk: 'low',
+    impact,
+    reversibility: 'yes',
+  };
+}
+
+/** What enable, disable and reset declare alike. */
+export const MUTATION_COMMAND = {
+  effects: {
+    readOnly: false,
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
+    effects: ['configuration_write', 'filesystem_write'],
+    risk: 'medium',
+    impact: 'Changes which domains are enabled for every ah process of this user (CLI and MCP servers).',
+    reversibility: 'yes',
+  },
+  cli: { positionals: ['domain'] },
+  stateless: true,
+  render: (o: MutationOutput): string => {
+    const what = o.changed ? 'updated' : 'unchanged';
+    const disabled = o.disabled_domains.length === 0 ? 'none' : o.disabled_domains.join(', ');
+    return `${o.command}: ${what} (${o.config_path})\ndisabled domains: ${disabled}`;
+  },
+} as const;
 
 export const DOMAIN_INPUT = Type.String({ minLength: 1, description: 'Domain name, e.g. git' });
 
@@ -39,10 +63,8 @@ export function knownDomain(catalog: CatalogView, raw: string, mode: 'disable' |
   const info = catalog.domains.find((d) => d.domain === domain);
   if (!info && mode === 'enable' && catalog.disabledDomains.includes(domain)) return domain;
   if (!info) {
-    const guess = suggest(
-      domain,
-      catalog.domains.map((d) => d.domain),
-    );
+    const known = catalog.domains.map((d) => d.domain);
+    const guess = suggest(domain, known);
     throw new AhError({
       code: 'DOMAIN_NOT_FOUND',
       message: `unknown domain '${raw}'`,
@@ -64,10 +86,4 @@ export async function mutate<C extends string>(
 ): Promise<MutationOutput & { command: C }> {
   const result = await ctx.host.setDisabledDomains(update);
   return { command, domain, changed: result.changed, config_path: ctx.host.pluginSettingsPath, disabled_domains: result.disabled };
-}
-
-export function renderMutation(o: MutationOutput): string {
-  const what = o.changed ? 'updated' : 'unchanged';
-  const disabled = o.disabled_domains.length === 0 ? 'none' : o.disabled_domains.join(', ');
-  return `${o.command}: ${what} (${o.config_path})\ndisabled domains: ${disabled}`;
 }

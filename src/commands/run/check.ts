@@ -82,30 +82,16 @@ function startError(result: Exclude<RunResult, { kind: 'exited' }>, signal: Abor
       ? reason
       : new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
   }
+  const failed = (message: string, cause: string, hint?: string) =>
+    new AhError({ code: 'COMMAND_EXECUTION_FAILED', message, cause, hint, operation: 'process.execute' });
+  const { program } = result;
   if (result.kind === 'missing') {
-    return new AhError({
-      code: 'COMMAND_EXECUTION_FAILED',
-      message: `program not found: ${result.program}`,
-      cause: `spawn ${result.program} ENOENT`,
-      hint: `Check that ${result.program} is installed and on PATH, or pass an absolute path.`,
-      operation: 'process.execute',
-    });
+    const hint = `Check that ${program} is installed and on PATH, or pass an absolute path.`;
+    return failed(`program not found: ${program}`, `spawn ${program} ENOENT`, hint);
   }
-  if (result.errno === 'EACCES') {
-    return new AhError({
-      code: 'COMMAND_EXECUTION_FAILED',
-      message: `permission denied running ${result.program}`,
-      cause: result.message,
-      hint: 'Check that the file is executable.',
-      operation: 'process.execute',
-    });
-  }
-  return new AhError({
-    code: 'COMMAND_EXECUTION_FAILED',
-    message: `could not start ${result.program}`,
-    cause: result.message,
-    operation: 'process.execute',
-  });
+  if (result.errno === 'EACCES')
+    return failed(`permission denied running ${program}`, result.message, 'Check that the file is executable.');
+  return failed(`could not start ${program}`, result.message);
 }
 
 export const check = defineCommand({

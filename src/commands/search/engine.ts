@@ -5,8 +5,10 @@
  * from plain data; merging the unit results in unit order gives exactly the files and hits of
  * one walk of every root in order, whatever ran where.
  */
+import type { Env } from '../../platform/paths.js';
 import { displayPath } from './display-path.js';
 import { compileGlobs } from './globs.js';
+import type { Root } from './roots.js';
 import { type ContextLine, type FileResult, type ScanSpec, type ScanState, scanFile } from './scan.js';
 import {
   inheritedLayers,
@@ -67,28 +69,15 @@ export interface UnitResult {
   symlinks: number;
 }
 
-export interface RootInput {
-  absolute: string;
-  isFile: boolean;
-  given: string;
-}
-
 /**
  * Cuts the search into units: lists each root directory (with its inherited and own ignore rules)
  * on the calling thread. Symlinks skipped at the roots' top level are counted in `symlinks`.
  */
 export function planSearch(
-  roots: readonly RootInput[],
-  options: {
-    mode?: 'text' | 'files';
-    query?: string;
-    cwd: string;
-    spec: ScanSpec;
-    globs: string[];
-    followSymlinks: boolean;
-    env: Readonly<Record<string, string | undefined>>;
-  },
+  roots: readonly Root[],
+  options: Omit<SearchJob, 'mode' | 'query' | 'groups' | 'units'> & Partial<Pick<SearchJob, 'mode' | 'query'>> & { env: Env },
 ): { job: SearchJob; symlinks: number } {
+  const { env, mode = 'text', query = '', ...shared } = options;
   const accept = compileGlobs(options.globs);
   const groups: LayerGroup[] = [];
   const units: Unit[] = [];
@@ -99,7 +88,7 @@ export function planSearch(
       units.push({ kind: 'files', files: [root.absolute], relatives: [root.given], filtered: false });
       continue;
     }
-    const inherited = inheritedLayers(root.absolute, options.env);
+    const inherited = inheritedLayers(root.absolute, env);
     const scope: WalkScope = { inRepo: inherited.inRepo, followSymlinks: options.followSymlinks, symlinks: 0 };
     const listed = listDirectory(root.absolute, '', inherited.layers, scope);
     symlinks += scope.symlinks;
@@ -128,34 +117,18 @@ export function planSearch(
     }
     flush();
   }
-  return {
-    job: {
-      mode: options.mode ?? 'text',
-      query: options.query ?? '',
-      cwd: options.cwd,
-      spec: options.spec,
-      globs: options.globs,
-      followSymlinks: options.followSymlinks,
-      groups,
-      units,
-    },
-    symlinks,
-  };
+  return { job: { ...shared, mode, query, groups, units }, symlinks };
 }
 
 /** Matches a worker sends ahead of its unit's result (large messages hold the receiving thread). */
 const MATCHES_PER_MESSAGE = 512;
 
-/** Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer. */
-export interface JobRunner {
-  /**
-   * Runs a unit; null when stopped. With `emit`, matches leave in batches of MATCHES_PER_MESSAGE
-   * as they are found (in order), and the result holds only the rest.
-   */
-  run(index: number, stopped: () => boolean, emit?: (matches: MatchRecord[]) => void): UnitResult | null;
-}
-
-export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): JobRunner {
+/**
+ * Per-thread state of one job: compiled globs, rebuilt ignore layers, the regex, the read buffer.
+ * Its `run` runs a unit; null when stopped. With `emit`, matches leave in batches of
+ * MATCHES_PER_MESSAGE as they are found (in order), and the result holds only the rest.
+ */
+export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
   const accept = compileGlobs(job.globs);
   const spec = job.spec;
   // Files mode reads no contents: no needles, no regex.
@@ -175,7 +148,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }): 
   // One spec object per runner; maxHits is lowered per file by the hits the unit already has.
   const fileSpec: ScanSpec = { ...spec };
   return {
-    run(index, stopped, emit) {
+    run(index: number, stopped: () => boolean, emit?: (matches: MatchRecord[]) => void): UnitResult | null {
       const unit = job.units[index] as Unit;
       const result: UnitResult = { matches: [], paths: [], hits: 0, binary: 0, large: 0, symlinks: 0 };
       const scan = (absolutes: readonly string[], relatives: readonly string[], filtered: boolean): boolean => {

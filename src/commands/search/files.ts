@@ -50,13 +50,7 @@ export const files = defineCommand({
       followSymlinks: args.follow_symlinks,
       env: ctx.env,
     });
-    const found: string[] = [];
-    for (const unit of await runForCaller(plan.job, ctx, budget)) {
-      for (const path of unit.paths) {
-        if (found.length >= budget) break;
-        found.push(path);
-      }
-    }
+    const found = (await runForCaller(plan.job, ctx, budget)).flatMap((unit) => unit.paths).slice(0, budget);
     const truncated = ctx.limit !== null && found.length > ctx.limit;
     if (truncated) found.length = ctx.limit as number;
     return {

@@ -16,11 +16,8 @@
  * the calling thread is stopped at the deadline or on Ctrl-C (interruptible.ts).
  */
 import { AhError } from '../../errors.js';
+import { escapeRegex } from '../../platform/text.js';
 import type { ScanSpec } from './scan.js';
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 export function compileRegex(source: string, ignoreCase: boolean): RegExp {
   const flags = `gm${ignoreCase ? 'i' : ''}`;
@@ -197,15 +194,10 @@ export function requiredLiterals(source: string): string[] | null {
   return out.size <= MAX_SET ? [...out] : null;
 }
 
-export interface SpecOptions {
-  regex: boolean;
-  ignoreCase: boolean;
-  maxBytes: number;
-  context: number;
-  maxHits: number;
-}
-
-export function createSpec(pattern: string, options: SpecOptions): ScanSpec {
+export function createSpec(
+  pattern: string,
+  options: Pick<ScanSpec, 'maxBytes' | 'context' | 'maxHits'> & { regex: boolean; ignoreCase: boolean },
+): ScanSpec {
   const exactLiteral = !options.regex && !options.ignoreCase;
   const re = exactLiteral ? null : compileRegex(options.regex ? pattern : escapeRegex(pattern), options.ignoreCase);
   return {

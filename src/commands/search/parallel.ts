@@ -56,15 +56,12 @@ export class SearchWorkers {
   private nextJob = 1;
   private failures = 0;
   private replaced = 0;
-  private script: string | null | undefined;
 
   /** `script`: the worker program (default: dist/search-worker.cjs next to the bundle). */
   constructor(
     readonly size = Math.min(4, availableParallelism()),
-    script?: string | null,
-  ) {
-    if (script !== undefined) this.script = script;
-  }
+    private script?: string | null,
+  ) {}
 
   get failureCount(): number {
     return this.failures;

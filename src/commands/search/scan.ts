@@ -109,9 +109,9 @@ function readWhole(path: string, maxBytes: number, state: ScanState): Buffer | '
 }
 
 /**
- * The sniff of platform/text.ts `looksLikeText` on the first 8192 bytes, with the validation done
- * by the native `isUtf8`: no NUL byte and valid UTF-8, where a multi-byte character cut off by the
- * window's edge still counts as text (but not one cut off by the end of the file).
+ * The text sniff on the first 8192 bytes, validated by the native `isUtf8`: no NUL byte and valid
+ * UTF-8, where a multi-byte character cut off by the window's edge still counts as text (but not
+ * one cut off by the end of the file).
  */
 function sniffText(bytes: Uint8Array): boolean {
   const window = 8192;

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { createSpec } from './matcher.js';
-import { planSearch } from './engine.js';
+import { type MatchRecord, planSearch } from './engine.js';
 import { compileGlobs } from './globs.js';
 import { runForCaller, startWorkersFor } from './parallel.js';
 import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
@@ -55,7 +55,6 @@ type Output = Static<typeof output>;
 
 /** Longest stretch of merging between two turns of a server's event loop. */
 const MERGE_SLICE_MS = 10;
-type Match = Static<typeof MATCH>;
 
 function render(o: Output): string {
   const lines: string[] = [];
@@ -103,7 +102,7 @@ export const text = defineCommand({
     const roots = await resolveRoots(ctx.cwd, args.paths);
     const plan = planSearch(roots, { cwd: ctx.cwd, spec, globs: args.globs, followSymlinks: args.follow_symlinks, env: ctx.env });
     const results = await runForCaller(plan.job, ctx, budget);
-    const matches: Match[] = [];
+    const matches: MatchRecord[] = [];
     let binary = 0;
     let large = 0;
     let symlinks = plan.symlinks;
@@ -126,9 +125,7 @@ export const text = defineCommand({
     const truncated = matches.length > (ctx.limit ?? Number.POSITIVE_INFINITY);
     if (truncated) matches.length = ctx.limit as number;
     // Every file with a hit among the matches (each file's hits are consecutive).
-    let fileCount = 0;
-    for (let i = 0; i < matches.length; i += 1)
-      if (i === 0 || (matches[i] as Match).path !== (matches[i - 1] as Match).path) fileCount += 1;
+    const fileCount = matches.reduce((count, m, i) => (i === 0 || m.path !== matches[i - 1]?.path ? count + 1 : count), 0);
     return {
       command: 'search.text',
       backend: BACKEND,

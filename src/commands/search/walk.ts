@@ -38,9 +38,6 @@ export function ruleManager(rules: ReturnType<typeof ignore>): { test: PathTest 
   return manager as { test: PathTest };
 }
 
-/** Receives consecutive files (absolute and root-relative paths); returns false to stop the walk. */
-type WalkSink = (absolute: string[], relative: string[]) => boolean;
-
 export interface WalkItem {
   absolute: string;
   relative: string;
@@ -220,7 +217,8 @@ export function realDirectory(path: string): string {
 
 /**
  * Walks the directory `dir` (an item of its parent's listing, `layers` the parent's) depth-first
- * in sorted order, handing files to `sink` in batches. `ancestors` holds the real paths of the
+ * in sorted order, handing files to `sink` in batches of consecutive files (absolute and
+ * root-relative paths; the sink returns false to stop the walk). `ancestors` holds the real paths of the
  * directories above it (followSymlinks only). `stopped` is polled once per directory. Returns
  * false when stopped or when the sink asked to stop.
  */
@@ -229,7 +227,7 @@ export function walkSubtree(
   layers: Layer[],
   scope: WalkScope,
   ancestors: Set<string> | null,
-  sink: WalkSink,
+  sink: (absolute: string[], relative: string[]) => boolean,
   stopped: () => boolean,
 ): boolean {
   let absolutes: string[] = [];

@@ -2,6 +2,7 @@ import { defineCommand } from '../../catalog/descriptor.js';
 import { Closed, Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { alignColumns } from '../../platform/text.js';
 import { SECRET_KINDS } from '../../secrets/types.js';
+import { readsConfiguration } from '../plugins/shared.js';
 
 const KIND = Type.Union(
   SECRET_KINDS.map((k) => Type.Literal(k)),
@@ -20,16 +21,7 @@ export const list = defineCommand({
     "List the records in the encrypted secrets vault (id, kind, label, description only; never values). Use an id from here in a command's credentials, filtered by the kind its credential slot accepts.",
   inputSchema: input,
   outputSchema: output,
-  effects: {
-    readOnly: true,
-    destructive: false,
-    idempotent: true,
-    openWorld: false,
-    effects: ['configuration_read'],
-    risk: 'low',
-    impact: 'Reads secret metadata from the vault; never returns values and changes nothing.',
-    reversibility: 'yes',
-  },
+  effects: readsConfiguration('Reads secret metadata from the vault; never returns values and changes nothing.'),
   examples: [
     { description: 'Every stored secret', arguments: {} },
     { description: 'Only GitHub tokens', arguments: { kind: 'github-token' } },
