@@ -112,8 +112,10 @@ describe('kept connections', () => {
   });
 
   it('postgres.activity leaves the kept connections out', async () => {
-    // Two calls at once: two connections, both kept afterwards.
-    const pids = (await Promise.all([row('select pg_backend_pid() as pid'), row('select pg_backend_pid() as pid')])).map((r) => r.pid);
+    // Two calls at once: two connections, both kept afterwards. Each holds its connection for
+    // 300 ms, so the second cannot reuse the first's even when a loaded machine starts it late.
+    const held = 'select pg_backend_pid() as pid from pg_sleep(0.3)';
+    const pids = (await Promise.all([row(held), row(held)])).map((r) => r.pid);
     expect(new Set(pids).size).toBe(2);
     const listed = await call('postgres.activity', { credentials: { database: 'pooled' } });
     expect(listed.isError).toBeFalsy();
