@@ -106,45 +106,33 @@ export function jsonPieces(data: Record<string, unknown>): string[] {
   return pieces;
 }
 
-/** Writes `json` (UTF-8) into `out` from `at` as the inside of a JSON string; returns the end. */
-function escapeInto(json: Buffer, out: Buffer, at: number): number {
-  let end = at;
-  for (let i = 0; i < json.length; i += 1) {
-    const byte = json[i] as number;
-    if (byte === 0x22 || byte === 0x5c) {
-      out[end] = 0x5c;
-      end += 1;
-    }
-    out[end] = byte;
-    end += 1;
-  }
-  return end;
-}
-
 /**
  * The bytes of `{"content":[{"type":"text","text":<json quoted>}],"structuredContent":<json>,"_meta":<meta>}`,
  * where `json` is the concatenation of `pieces` (jsonPieces), in three pieces for one writev.
- * The JSON is JSON.stringify output: no control characters and no lone surrogates, so quoting it
- * only puts a backslash before each `"` and `\`, bytes that never occur inside a multi-byte
- * UTF-8 character. The quoted form is therefore made from the encoded bytes in one pass, instead
- * of JSON.stringify(json): that built a second 2 MB string for a 10,000-row answer, which on
- * Node 20 comes back as a rope that costs ~3 ns per character to flatten (~8 ms of that answer).
- * The quoted part's buffer is sized for the worst case (every byte escaped); the pages past its
- * end are never touched.
+ * The quoted form is made piece by piece: JSON.stringify of one piece, without its two quotes, is
+ * that piece's part of the quoted whole, because the pieces split the JSON only between array
+ * elements, never inside a string or a surrogate pair. Each piece is a flat string of ~50 KB that
+ * V8's serializer quotes natively, where quoting the joined 2 MB text would first flatten a rope
+ * (~3 ns per character on Node 20) and a byte loop in JavaScript cost ~5 ms for a 10,000-row
+ * answer against ~3 ms this way.
  */
 export function toolResultBytes(pieces: readonly string[], meta: Record<string, unknown>): Pieces {
   const head = '{"content":[{"type":"text","text":"';
   const middle = '"}],"structuredContent":';
+  const quotedPieces = pieces.map((piece) => JSON.stringify(piece));
   let jsonBytes = 0;
   for (const piece of pieces) jsonBytes += Buffer.byteLength(piece, 'utf8');
+  // Each quoted piece is its piece's bytes plus one backslash per quote or backslash, plus its own two quotes.
+  let quotedBytes = head.length + middle.length;
+  for (const piece of quotedPieces) quotedBytes += Buffer.byteLength(piece, 'utf8') - 2;
   const json = Buffer.allocUnsafe(jsonBytes);
   let written = 0;
   for (const piece of pieces) written += json.write(piece, written, 'utf8');
-  const quoted = Buffer.allocUnsafe(head.length + 2 * jsonBytes + middle.length);
-  quoted.write(head, 0, 'latin1');
-  let at = escapeInto(json, quoted, head.length);
-  at += quoted.write(middle, at, 'latin1');
-  return [quoted.subarray(0, at), json, `,"_meta":${JSON.stringify(meta)}}`];
+  const quoted = Buffer.allocUnsafe(quotedBytes);
+  let at = quoted.write(head, 0, 'latin1');
+  for (const piece of quotedPieces) at += quoted.write(piece.slice(1, -1), at, 'utf8');
+  quoted.write(middle, at, 'latin1');
+  return [quoted, json, `,"_meta":${JSON.stringify(meta)}}`];
 }
 
 /** The JSON text of a result remembered here, in pieces, or undefined. */
