@@ -11,10 +11,9 @@
  * with either).
  *
  * Pretenuring off: V8 moves an allocation site's objects straight into the old generation once
- * many of them were seen to survive. In this server that decision goes wrong: objects made once at
- * start-up and kept (schemas, the catalog) share their allocation sites with the per-call objects
- * of the SDK and of ah (parsed messages, results), so every call's garbage went to the old
- * generation and only full collections freed it. 4 KiB reads at one call in flight (raw client,
+ * many of them were seen to survive. In this server that decision goes wrong: many per-call
+ * objects of the SDK and of ah (parsed messages, results) went to the old generation, and only
+ * full collections freed them (see docs/architecture.md, "Server heap"). 4 KiB reads at one call in flight (raw client,
  * 5,000 calls, two interleaved A/B runs): scavenge time 179 → 132 ms, full collections 7 → 4,
  * mean latency −8 %; calls/s at 1 / 8 / 32 in flight +7–16 % / +2–5 % / +2–4 %. A 10,000-row
  * postgres.query did not change beyond the noise.
