@@ -110,3 +110,13 @@ export function internalError(error: unknown): AhError {
     hint: 'This is a bug in ah; the log under the config directory has the details.',
   });
 }
+
+/**
+ * Why a call stopped when it was aborted: the abort reason when it already says (a timeout, a
+ * shutdown, an interrupt), else a plain cancellation.
+ */
+export function cancelledError(reason?: unknown): AhError {
+  return reason instanceof AhError
+    ? reason
+    : new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
+}

@@ -20,9 +20,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { constants } from 'node:os';
-import type { Env } from './paths.js';
+import { type Env, isDirectory } from './paths.js';
 import { treeMembers } from './processes.js';
 
 /** Environment variable every child (and so every descendant) carries, naming its tree. */
@@ -111,14 +110,6 @@ class Capture {
 
   bytes(): Buffer {
     return Buffer.concat(this.chunks, this.size);
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

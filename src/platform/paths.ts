@@ -1,4 +1,5 @@
 /** Where ah keeps its files. The only module (besides main.ts) that reads process.env. */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { AhError } from '../errors.js';
@@ -39,4 +40,13 @@ export function stateRoot(env: Env, platform: NodeJS.Platform = process.platform
 
 export function pluginSettingsPath(configDir: string): string {
   return join(configDir, 'plugins.json');
+}
+
+/** Missing, unreadable or not a directory: all the same answer. */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 /** Rules for the per-call context {cwd, limit, timeout_ms} shared by every surface. */
-import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../errors.js';
+import { isDirectory } from '../platform/paths.js';
 
 export interface ResolvedContext {
   cwd: string;
@@ -28,15 +28,6 @@ function positiveInt(value: unknown, name: string, max = Number.MAX_SAFE_INTEGER
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw bad(`context.${name} must be an integer >= 1`);
   if (value > max) throw bad(`context.${name} must be at most ${max}`);
   return value;
-}
-
-/** Missing, unreadable or not a directory: all the same answer. */
-export function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

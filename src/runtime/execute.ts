@@ -7,7 +7,7 @@ import type { ClientLogLevel, CommandContext, CommandDescriptor, HostApi, Notice
 import type { CatalogSnapshot } from '../catalog/registry.js';
 import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
 import { contentProblem } from '../catalog/tool-content.js';
-import { AhError, internalError } from '../errors.js';
+import { AhError, cancelledError, internalError } from '../errors.js';
 import type { EventLog } from '../logging/types.js';
 import type { Env } from '../platform/paths.js';
 import type { ResolvedContext } from './context.js';
@@ -106,10 +106,6 @@ export interface ExecuteOptions {
 
 const NO_RESOLVED_CREDENTIALS: CommandContext['credentials'] = Object.freeze({});
 
-export function callCancelled(): AhError {
-  return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
-}
-
 /**
  * The handler's cancellation: its AbortSignal is made on first read. Creating an AbortSignal costs
  * ~5-8 µs on Node 20, more than the rest of a small call's own path, and most handlers never read
@@ -206,10 +202,7 @@ export function executeCall(core: RuntimeCore, call: PreparedCall, options: Exec
       stopper.stop(error);
       finish({ ok: false, state: error.code === 'EXECUTION_TIMEOUT' ? 'timed_out' : 'cancelled', error, executionMs: elapsed() });
     };
-    const onExternalAbort = () => {
-      const reason = (options.signal as AbortSignal).reason as unknown;
-      stop(reason instanceof AhError ? reason : callCancelled());
-    };
+    const onExternalAbort = () => stop(cancelledError((options.signal as AbortSignal).reason));
     if (options.signal?.aborted) {
       onExternalAbort();
       options.onPhysicalEnd?.();

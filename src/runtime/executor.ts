@@ -4,8 +4,8 @@
  * Cancellation and timeout complete the caller-visible outcome at once; an uncooperative handler
  * keeps only its own slot until it physically ends. Logging is the invoke path's job.
  */
-import { AhError } from '../errors.js';
-import { type CallOutcome, callCancelled, type ExecuteOptions, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
+import { AhError, cancelledError } from '../errors.js';
+import { type CallOutcome, type ExecuteOptions, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 
 /** `signal`: caller cancellation (protocol cancel); jobs pass their own signal instead. */
 export type StartOptions = Pick<ExecuteOptions, 'signal' | 'client' | 'requestId'>;
@@ -93,7 +93,7 @@ export class Executor {
       logical,
       physical,
       cancel: (reason) => {
-        cancelCall(reason ?? callCancelled());
+        cancelCall(cancelledError(reason));
       },
       physicallyDone: () => released,
     };

@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../../catalog/descriptor.js';
 import type { Effects } from '../../catalog/effects.js';
-import { AhError } from '../../errors.js';
+import { AhError, cancelledError } from '../../errors.js';
 import { runProcess } from '../../platform/exec.js';
 
 interface GitOutput {
@@ -24,12 +24,6 @@ function missingGit(cause?: string): AhError {
     domain: 'git',
     operation: 'dependency.preflight',
   });
-}
-
-function cancelled(ctx: CommandContext): AhError {
-  const reason = ctx.signal.reason as unknown;
-  if (reason instanceof AhError) return reason;
-  return new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
 }
 
 /**
@@ -169,7 +163,7 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
   });
   switch (result.kind) {
     case 'cancelled':
-      throw cancelled(ctx);
+      throw cancelledError(ctx.signal.reason);
     case 'missing':
       throw missingGit(`'git' was not found on PATH (${ctx.env.PATH ?? 'PATH is unset'})`);
     case 'failed':
@@ -181,7 +175,7 @@ export async function git(ctx: CommandContext, args: readonly string[], options:
         operation: 'process.execute',
       });
     case 'exited':
-      if (result.cancelled || result.timedOut) throw cancelled(ctx);
+      if (result.cancelled || result.timedOut) throw cancelledError(ctx.signal.reason);
       return {
         code: result.code,
         stdout: result.stdout,

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../catalog/descriptor.js';
 import { EFFECT_KINDS } from '../../catalog/effects.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
-import { AhError } from '../../errors.js';
+import { AhError, cancelledError } from '../../errors.js';
 import type { RunResult } from '../../platform/exec.js';
 import { runWithProgress } from './with-progress.js';
 
@@ -76,12 +76,7 @@ function decode(bytes: Buffer, truncated: boolean, tailLines: number | undefined
 }
 
 function startError(result: Exclude<RunResult, { kind: 'exited' }>, signal: AbortSignal): AhError {
-  if (result.kind === 'cancelled') {
-    const reason = signal.reason as unknown;
-    return reason instanceof AhError
-      ? reason
-      : new AhError({ code: 'EXECUTION_CANCELLED', message: 'the call was cancelled', operation: 'execution' });
-  }
+  if (result.kind === 'cancelled') return cancelledError(signal.reason);
   const failed = (message: string, cause: string, hint?: string) =>
     new AhError({ code: 'COMMAND_EXECUTION_FAILED', message, cause, hint, operation: 'process.execute' });
   const { program } = result;

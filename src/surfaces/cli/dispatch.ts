@@ -10,7 +10,7 @@ import { type CompletionResult, logCompletion } from '../../logging/completion.j
 import { redactArgv } from '../../logging/redact.js';
 import type { EventLog } from '../../logging/types.js';
 import type { Env } from '../../platform/paths.js';
-import { isDirectory } from '../../runtime/context.js';
+import { isDirectory } from '../../platform/paths.js';
 import type { Host } from '../../runtime/host.js';
 import { type Callable, invoke, type RuntimeCore } from '../../runtime/invoke.js';
 import { CREDENTIALS_KEY, parseCommandArgs } from './args.js';
