@@ -2,35 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { BoundedEventStore } from './event-store.js';
 
 const message = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { n } });
-
-async function replay(store: BoundedEventStore, after: string): Promise<{ stream: string; ids: string[] }> {
-  const ids: string[] = [];
-  const stream = await store.replayEventsAfter(after, {
-    send: async (eventId) => {
-      ids.push(eventId);
-    },
-  });
-  return { stream, ids };
-}
+const ids = (events: [string, unknown][]) => events.map(([id]) => id);
 
 describe('BoundedEventStore', () => {
-  it('replays the later events of the same stream', async () => {
+  it('replays the later events of the same stream', () => {
     const store = new BoundedEventStore(8);
-    const a1 = await store.storeEvent('a', message(1));
-    await store.storeEvent('b', message(2));
-    const a3 = await store.storeEvent('a', message(3));
-    expect(await replay(store, a1)).toEqual({ stream: 'a', ids: [a3] });
-    expect(await store.getStreamIdForEventId(a3)).toBe('a');
+    const a1 = store.store('a', message(1));
+    store.store('b', message(2));
+    const a3 = store.store('a', message(3));
+    expect(ids(store.after(a1))).toEqual([a3]);
+    expect(store.after(a1)[0]?.[1]).toEqual(message(3));
+    expect(store.streamOf(a3)).toBe('a');
   });
 
-  it('keeps only the newest events, evicting the oldest first', async () => {
+  it('keeps only the newest events, evicting the oldest first', () => {
     const store = new BoundedEventStore(3);
-    const ids: string[] = [];
-    for (let n = 0; n < 7; n += 1) ids.push(await store.storeEvent('s', message(n)));
+    const stored: string[] = [];
+    for (let n = 0; n < 7; n += 1) stored.push(store.store('s', message(n)));
     // The first four are gone; replaying after the oldest kept one gives the last two.
-    expect(await replay(store, ids[4] as string)).toEqual({ stream: 's', ids: [ids[5], ids[6]] });
-    expect(await replay(store, ids[0] as string)).toEqual({ stream: 's', ids: [] });
+    expect(ids(store.after(stored[4] as string))).toEqual([stored[5], stored[6]]);
+    expect(store.after(stored[0] as string)).toEqual([]);
     // An evicted id still names its stream.
-    expect(await store.getStreamIdForEventId(ids[0] as string)).toBe('s');
+    expect(store.streamOf(stored[0] as string)).toBe('s');
+  });
+
+  it('keeps the streams of ids with underscores apart', () => {
+    const store = new BoundedEventStore(8);
+    const a = store.store('s_1', message(1));
+    store.store('s', message(2));
+    const b = store.store('s_1', message(3));
+    expect(store.streamOf(a)).toBe('s_1');
+    expect(ids(store.after(a))).toEqual([b]);
   });
 });

@@ -1,13 +1,14 @@
 /**
  * A small per-session SSE event store: it lets a client that lost a stream resume it with
- * Last-Event-ID (and makes the SDK send the priming event). Bounded, so a long-lived session
- * never grows without limit: only the most recent events can be replayed.
+ * Last-Event-ID. Bounded, so a long-lived session never grows without limit: only the most recent
+ * events can be replayed. Synchronous, so the session transport writes events in the order they
+ * were stored without waiting between them.
  */
-import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 const DEFAULT_CAPACITY = 256;
 
-export class BoundedEventStore implements EventStore {
+export class BoundedEventStore {
   private readonly events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
   /** Event ids in the order they were stored, as a ring: the next one to evict sits at `oldest`. */
   private readonly order: string[] = [];
@@ -16,7 +17,8 @@ export class BoundedEventStore implements EventStore {
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
-  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+  /** Stores one event of a stream; returns its id. */
+  store(streamId: string, message: JSONRPCMessage): string {
     this.sequence += 1;
     // The stream id is part of the event id, so ids stay unique across the session's streams.
     const eventId = `${streamId}_${this.sequence}`;
@@ -30,28 +32,28 @@ export class BoundedEventStore implements EventStore {
     return eventId;
   }
 
-  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
-    return this.events.get(eventId)?.streamId ?? streamOf(eventId);
+  /** The stream an event belongs to, also for an evicted id (it is part of the id). */
+  streamOf(eventId: string): string | undefined {
+    return this.events.get(eventId)?.streamId ?? streamOfId(eventId);
   }
 
-  async replayEventsAfter(
-    lastEventId: string,
-    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
-  ): Promise<string> {
-    const streamId = this.events.get(lastEventId)?.streamId ?? streamOf(lastEventId) ?? '';
+  /** The events of the same stream stored after `lastEventId`, oldest first. */
+  after(lastEventId: string): [string, JSONRPCMessage][] {
+    const streamId = this.streamOf(lastEventId) ?? '';
+    const out: [string, JSONRPCMessage][] = [];
     let after = false;
     for (const [eventId, event] of this.events) {
       if (eventId === lastEventId) {
         after = true;
         continue;
       }
-      if (after && event.streamId === streamId) await send(eventId, event.message);
+      if (after && event.streamId === streamId) out.push([eventId, event.message]);
     }
-    return streamId;
+    return out;
   }
 }
 
-function streamOf(eventId: string): string | undefined {
+function streamOfId(eventId: string): string | undefined {
   const cut = eventId.lastIndexOf('_');
   return cut > 0 ? eventId.slice(0, cut) : undefined;
 }

@@ -7,10 +7,11 @@
  * serialized ahead (the tools/list result, large tool results: serialized.ts) are written as
  * they are; and the replies of one turn of the event loop leave in one write.
  */
-import { type JSONRPCMessage, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
 import type { EventLog } from '../../../logging/types.js';
 import { preserializedResult } from '../serialized.js';
+import { parseMessage } from './json-rpc.js';
 import {
   type ErrorReply,
   errorReply,
@@ -213,7 +214,7 @@ export class LineTransport implements Transport {
     }
     let message: JSONRPCMessage;
     try {
-      message = parseJSONRPCMessage(value);
+      message = parseMessage(value);
     } catch (error) {
       const reply = invalidMessageReply(value, error);
       const failure = {

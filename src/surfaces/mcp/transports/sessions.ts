@@ -4,16 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Server } from '@modelcontextprotocol/server';
 import { BoundedEventStore } from './event-store.js';
+import { SessionTransport } from './session-transport.js';
 
 interface Session {
   id: string;
   /** The protocol version negotiated at initialize; the session is served at it. */
   version: string;
   server: Server;
-  transport: NodeStreamableHTTPServerTransport;
+  transport: SessionTransport;
   lastSeen: number;
   /** POST requests being answered; a session with one in flight is never idle. */
   inFlight: number;
@@ -24,31 +24,6 @@ export interface SessionOptions {
   maxSessions: number;
   createServer: () => Server;
   onerror: (error: Error) => void;
-}
-
-interface ResponseProducer {
-  handleRequest(request: Request, options?: unknown): Promise<Response>;
-}
-
-/**
- * Streams SSE responses without a read-ahead. The Node transport's adapter, for a response that
- * is not marked chunked, first tries to read the body ahead (to send a Content-Length); with the
- * SSE priming event already in the stream that read-ahead waits for a timer tick, about 1 ms on
- * every call. Marking SSE responses `Transfer-Encoding: chunked` (what Node sends for a stream
- * anyway) sends the head at once. The web-standard transport inside is an SDK internal: when it
- * is not there, nothing is changed.
- */
-function streamWithoutReadAhead(transport: NodeStreamableHTTPServerTransport): void {
-  const inner = (transport as unknown as { _webStandardTransport?: ResponseProducer })._webStandardTransport;
-  if (!inner || typeof inner.handleRequest !== 'function') return;
-  const handleRequest = inner.handleRequest.bind(inner);
-  inner.handleRequest = async (request, options) => {
-    const response = await handleRequest(request, options);
-    if (response.body !== null && response.headers.get('content-type') === 'text/event-stream' && !response.headers.has('content-length')) {
-      response.headers.set('transfer-encoding', 'chunked');
-    }
-    return response;
-  };
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -70,23 +45,17 @@ function pinVersion(req: IncomingMessage, negotiated: string): void {
 }
 
 /**
- * A cancelled request gets no response (the protocol says so), so the SSE stream its POST opened
- * would wait forever: once a notifications/cancelled has been delivered, that stream is closed.
+ * A cancelled request gets no response (the protocol says so), so the answer its POST waits for
+ * would never come: once a notifications/cancelled has been delivered, that answer is ended.
  */
-function closeCancelledStreams(transport: NodeStreamableHTTPServerTransport, body: unknown): void {
+function closeCancelledStreams(transport: SessionTransport, body: unknown): void {
   const messages = Array.isArray(body) ? body : [body];
   for (const message of messages) {
     if (!message || typeof message !== 'object') continue;
     const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
     if (method !== 'notifications/cancelled') continue;
     const id = params?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') {
-      try {
-        transport.closeSSEStream(id);
-      } catch {
-        // No such stream (already answered): nothing to close.
-      }
-    }
+    if (typeof id === 'string' || typeof id === 'number') transport.cancelled(id);
   }
 }
 
@@ -168,7 +137,7 @@ export class SessionTable {
     const requested = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
     const version = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     const server = this.options.createServer();
-    const transport = new NodeStreamableHTTPServerTransport({
+    const transport = new SessionTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),
       retryInterval: 1000,
@@ -184,7 +153,6 @@ export class SessionTable {
       const sessionId = transport.sessionId;
       if (sessionId) this.sessions.delete(sessionId);
     };
-    streamWithoutReadAhead(transport);
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
