@@ -5,6 +5,7 @@
 // Server CPU comes from /proc/<pid>/stat (Linux), so the split between client and server is
 // measured, not inferred. --prof writes a V8 CPU profile of every server into DIR.
 import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,10 @@ import { parseArgs } from 'node:util';
 import { AH, installPeers, median, ROOT } from './lib.mjs';
 import { connectHttp, connectStdio, SLOW } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
+
+// The SDK client adds an abort listener per request to one signal of a session whose answers are
+// SSE streams (server-everything): past 1,500 Node warns on every call and buries the output.
+setMaxListeners(0);
 
 const { values: opts } = parseArgs({
   options: {
@@ -52,9 +57,27 @@ const HTTP = [
     tool: 'ah.file.stat',
     arguments: { path: file, context: { cwd: dir } },
   },
-  { name: 'v1', args: [join(ROOT, 'bench/floor-v1-server.mjs'), '--http', '0'], port: /floor listening on (\d+)/, tool: 'read', arguments: { path: file } },
-  { name: 'v2', args: [join(ROOT, 'bench/floor-server.mjs'), '--http', '0'], port: /floor listening on (\d+)/, tool: 'read', arguments: { path: file } },
-  { name: 'raw', args: [join(ROOT, 'bench/floor-raw-server.mjs'), '--http', '0'], port: /floor listening on (\d+)/, tool: 'read', arguments: { path: file } },
+  {
+    name: 'v1',
+    args: [join(ROOT, 'bench/floor-v1-server.mjs'), '--http', '0'],
+    port: /floor listening on (\d+)/,
+    tool: 'read',
+    arguments: { path: file },
+  },
+  {
+    name: 'v2',
+    args: [join(ROOT, 'bench/floor-server.mjs'), '--http', '0'],
+    port: /floor listening on (\d+)/,
+    tool: 'read',
+    arguments: { path: file },
+  },
+  {
+    name: 'raw',
+    args: [join(ROOT, 'bench/floor-raw-server.mjs'), '--http', '0'],
+    port: /floor listening on (\d+)/,
+    tool: 'read',
+    arguments: { path: file },
+  },
   {
     name: 'everything',
     args: ['--import', join(ROOT, 'bench/loopback-only.mjs'), everything, 'streamableHttp'],
