@@ -13,7 +13,7 @@ import { type JobServer, jobCommands } from '../../runtime/job-commands.js';
 import { JobRegistry } from '../../runtime/jobs.js';
 import type { ManagedHooks } from '../../service/managed-instance.js';
 import type { McpCore } from './call.js';
-import { tuneHeap } from './heap.js';
+import { tuneV8 } from './v8-settings.js';
 import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands, toolList } from './tool-definition.js';
 import { serveStdio } from './transports/stdio.js';
@@ -112,7 +112,7 @@ export async function serve(input: Record<string, unknown>, host: Host, managed?
   guardStdout();
   // Over stdio only the transport writes to fd 1: handlers' stray writes go to stderr.
   const stdout = options.transport === 'stdio' ? claimStdout() : process.stdout;
-  tuneHeap(host.env, process.execArgv);
+  tuneV8(host.env, process.execArgv);
   const reserved = reservedJobCommands(host.catalog.snapshot());
   if (reserved.length > 0) {
     throw startupError(

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { serverV8Flags } from './v8-settings.js';
+
+describe('serverV8Flags', () => {
+  it('sets the heap, pretenuring and interrupt-budget flags by default', () => {
+    expect(serverV8Flags({}, [])).toEqual(['--heap-growing-percent=100', '--no-allocation-site-pretenuring', '--interrupt-budget=8192']);
+  });
+
+  it("keeps the user's own setting, from execArgv or NODE_OPTIONS", () => {
+    expect(serverV8Flags({}, ['--interrupt-budget=100000'])).toEqual(['--heap-growing-percent=100', '--no-allocation-site-pretenuring']);
+    expect(serverV8Flags({ NODE_OPTIONS: '--heap-growing-percent=50 --allocation-site-pretenuring' }, [])).toEqual([
+      '--interrupt-budget=8192',
+    ]);
+  });
+
+  it('sets nothing in the build’s code-cache run, whose cache must match default flags', () => {
+    expect(serverV8Flags({ AH_BUILD_CODE_CACHE: '1' }, [])).toEqual([]);
+  });
+});
