@@ -24,7 +24,9 @@
  * the file command), and with the default budget (66 KiB of bytecode) that path was still partly
  * unoptimized after hundreds of calls: the 4 KiB read's p50 over the first 1,500 calls was about
  * 1.5× the SDK v1 floor's. A quarter of the budget gets the hot path optimized within the first
- * few hundred calls; optimizing runs on V8's background thread.
+ * few hundred calls; optimizing runs on V8's background thread. Only on V8 11.3 (Node 20): from
+ * V8 12 (Node 22) the flag is gone (V8 prints an error for it) and Maglev, an early optimizing
+ * tier counted in invocations, already shortens the warm-up.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -32,7 +34,11 @@ export const HEAP_GROWING_PERCENT = 100;
 export const INTERRUPT_BUDGET = 8192;
 
 /** The V8 flags `mcp serve` sets: the ones above that the user did not set themselves. */
-export function serverV8Flags(env: Readonly<Record<string, string | undefined>>, execArgv: readonly string[]): string[] {
+export function serverV8Flags(
+  env: Readonly<Record<string, string | undefined>>,
+  execArgv: readonly string[],
+  v8Version: string = process.versions.v8,
+): string[] {
   // The build's code-cache run (scripts/build.mjs) must keep V8's default flags: V8 stamps cached
   // code with a hash of the flags and rejects it in a process whose flags differ.
   if (env.AH_BUILD_CODE_CACHE !== undefined) return [];
@@ -40,7 +46,7 @@ export function serverV8Flags(env: Readonly<Record<string, string | undefined>>,
   const flags: string[] = [];
   if (!userSet('heap-growing-percent')) flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   if (!userSet('allocation-site-pretenuring')) flags.push('--no-allocation-site-pretenuring');
-  if (!userSet('interrupt-budget')) flags.push(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+  if (v8Version.startsWith('11.3.') && !userSet('interrupt-budget')) flags.push(`--interrupt-budget=${INTERRUPT_BUDGET}`);
   return flags;
 }
 
