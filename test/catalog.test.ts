@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { domainOf } from '../src/catalog/descriptor.js';
 import { defineCatalog, descriptorProblems } from '../src/catalog/registry.js';
-import { toJsonSchema } from '../src/catalog/schema.js';
+import { cliOnlyFields, toJsonSchema } from '../src/catalog/schema.js';
+import { descriptorTool } from '../src/surfaces/mcp/tool-definition.js';
 import type { DomainModule } from '../src/catalog/descriptor.js';
 import { BUILTIN_DOMAINS } from '../src/commands/index.js';
 import { bundledDomainObjects } from '../src/plugins/bundled/index.js';
@@ -22,6 +23,20 @@ describe('built-in catalog', () => {
     const { modules, warnings } = loadBundledPlugins(BUNDLED_PLUGINS);
     expect(warnings).toEqual([]);
     expect(modules.map((m) => m.source)).toEqual(BUNDLED_PLUGINS.map(() => 'bundled'));
+  });
+
+  it('publishes no inline token, password or bearer over MCP, and the CLI keeps them', () => {
+    const published: string[] = [];
+    const cliOnly: string[] = [];
+    for (const d of all) {
+      const names = Object.keys(descriptorTool(d).inputSchema.properties as object);
+      for (const name of ['token', 'password_env', 'bearer', 'basic']) if (names.includes(name)) published.push(`${d.id}.${name}`);
+      for (const name of cliOnlyFields(d.inputSchema).keys()) cliOnly.push(name);
+    }
+    expect(published).toEqual([]);
+    // 37 forge commands (token), 16 postgres commands (password_env), 7 http requests (bearer, basic).
+    expect(new Set(cliOnly)).toEqual(new Set(['token', 'password_env', 'bearer', 'basic']));
+    expect(cliOnly.length).toBe(37 + 16 + 7 * 2);
   });
 
   it('publishes no job.* and no mcp.serve command', () => {

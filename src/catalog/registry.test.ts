@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CommandDescriptor, defineCommand, type DomainModule } from './descriptor.js';
 import { CatalogSnapshot, defineCatalog } from './registry.js';
-import { RootObject, Type } from './schema.js';
+import { cliOnly, RootObject, type TSchema, Type } from './schema.js';
 
 function command(overrides: Partial<CommandDescriptor> = {}): CommandDescriptor {
   return defineCommand({
@@ -69,6 +69,15 @@ describe('defineCatalog', () => {
   it('rejects reserved property names', () => {
     rejects(domain(command({ inputSchema: RootObject({ context: Type.String() }), examples: [] })));
     rejects(domain(command({ inputSchema: RootObject({ credentials: Type.String() }), examples: [] })));
+  });
+
+  it('takes a CLI-only property only when it is optional, has no default and names its MCP hint', () => {
+    const withToken = (token: TSchema) => domain(command({ inputSchema: RootObject({ text: Type.String(), token }) }));
+    expect(() => defineCatalog([withToken(Type.Optional(Type.String(cliOnly('Use credentials.token.'))))])).not.toThrow();
+    rejects(withToken(Type.String(cliOnly('Use credentials.token.'))));
+    rejects(withToken(Type.Optional(Type.String({ default: 'x', ...cliOnly('Use credentials.token.') }))));
+    rejects(withToken(Type.Optional(Type.String(cliOnly(' ')))));
+    rejects(withToken(Type.Optional(Type.String({ 'x-cli-only': true }))));
   });
 
   it('checks credential slots: names, duplicates, known kinds, descriptions', () => {

@@ -8,7 +8,7 @@ import type { CatalogView, CommandDescriptor, DomainInfo, DomainModule } from '.
 import { domainOf } from './descriptor.js';
 import { effectsProblems } from './effects.js';
 import { mcpHintProblems } from './tool-content.js';
-import { compile, describeErrors, type JsonSchema, schemaProblems, toJsonSchema } from './schema.js';
+import { CLI_ONLY, compile, describeErrors, type JsonSchema, schemaProblems, toJsonSchema } from './schema.js';
 
 export const HOST_DOMAINS: readonly string[] = ['ai', 'plugins', 'mcp', 'secrets', 'upgrade'];
 const ID_PATTERN = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/;
@@ -47,6 +47,21 @@ function rootSchemaProblems(schema: JsonSchema, which: string): string[] {
   return problems;
 }
 
+/** A CLI-only property must be optional (MCP could never call the command) and carry its hint. */
+function cliOnlyProblems(input: JsonSchema): string[] {
+  const problems: string[] = [];
+  const required = new Set((input.required as string[] | undefined) ?? []);
+  for (const [name, prop] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
+    if (!prop || !(CLI_ONLY in prop)) continue;
+    const hint = prop[CLI_ONLY];
+    if (typeof hint !== 'string' || hint.trim() === '')
+      problems.push(`input property '${name}': ${CLI_ONLY} must be a hint for MCP callers`);
+    if (required.has(name) || 'default' in prop)
+      problems.push(`input property '${name}' is CLI-only and cannot be required or have a default`);
+  }
+  return problems;
+}
+
 /**
  * Validates one descriptor; returns problems (empty when valid). Checking examples compiles the
  * input schema, so start-up skips it for built-ins (the catalog test checks them on every run).
@@ -64,6 +79,7 @@ export function descriptorProblems(d: CommandDescriptor, options: { verifyExampl
   for (const reserved of RESERVED_PROPERTIES) {
     if (Object.hasOwn(inputProps, reserved)) problems.push(`input property '${reserved}' is reserved`);
   }
+  problems.push(...cliOnlyProblems(input));
   problems.push(...effectsProblems(d.effects), ...mcpHintProblems(d.mcp));
   if (!Array.isArray(d.examples)) problems.push('examples must be a list');
   else if (problems.length === 0 && options.verifyExamples !== false) {

@@ -38,6 +38,34 @@ export function Closed<P extends TProperties>(properties: P, options: Record<str
  */
 export const RootObject: <P extends TProperties>(properties: P, options?: { description?: string }) => TObject<P> = Closed;
 
+/**
+ * Vendor keyword on a root input property that only the CLI accepts (a token or password given
+ * inline): MCP's tools/list leaves the property out and an MCP call that sets it is refused. Its
+ * value is the hint an MCP caller gets instead (which credential slot to use).
+ */
+export const CLI_ONLY = 'x-cli-only';
+
+/** Schema options marking a property CLI-only; `mcpHint` says what an MCP caller passes instead. */
+export function cliOnly(mcpHint: string): { [CLI_ONLY]: string } {
+  return { [CLI_ONLY]: mcpHint };
+}
+
+const cliOnlyCache = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/** The CLI-only root properties of an input schema and their hints, once per schema object. */
+export function cliOnlyFields(schema: JsonSchema | TSchema): ReadonlyMap<string, string> {
+  const cached = cliOnlyCache.get(schema);
+  if (cached) return cached;
+  const fields = new Map<string, string>();
+  const props = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined;
+  for (const [name, prop] of Object.entries(props ?? {})) {
+    const hint = prop?.[CLI_ONLY];
+    if (typeof hint === 'string') fields.set(name, hint);
+  }
+  cliOnlyCache.set(schema, fields);
+  return fields;
+}
+
 /** `T | null` written the way the reference catalog writes it: `type: [T, "null"]`. */
 export function Nullable<T extends TSchema>(schema: T): ReturnType<typeof Type.Unsafe<Static<T> | null>> {
   const type: unknown = schema.type;

@@ -102,9 +102,10 @@ export function credentialParagraph(slots: readonly CredentialSlot[]): string {
   const lines = slots.map((slot) => {
     const kinds = slot.acceptedKinds.join(', ');
     const need = slot.required ? 'required' : 'optional';
-    return `- ${slot.name} (${need}; kinds: ${kinds}): ${slot.description} Pass {"credentials":{"${slot.name}":"<record id>"}}; if you do not know the id, call ah.secrets.list with {"kind":"${slot.acceptedKinds[0] ?? ''}"}.`;
+    return `- ${slot.name} (${need}; kinds: ${kinds}): ${slot.description} Pass {"credentials":{"${slot.name}":"<id>"}}; if the id is unknown, call ah.secrets.list with {"kind":"${slot.acceptedKinds[0] ?? ''}"}.`;
   });
-  return ['Credential slots:', ...lines, 'Only record ids are passed; secret values never travel over MCP.'].join('\n');
+  // Repeated in every tool with slots (57 of ~100): every word here is paid per tool.
+  return ['Credential slots: pass record ids only; secret values never travel over MCP.', ...lines].join('\n');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RootObject, Type } from '../catalog/schema.js';
+import { cliOnly, RootObject, Type } from '../catalog/schema.js';
 import { Gate, testRuntime } from '../../test/helpers/runtime.js';
 import { Executor } from './executor.js';
 import { type InvokeOptions, invoke, MAX_ARGUMENT_DEPTH, startAdmitted, validateArguments } from './invoke.js';
@@ -101,6 +101,18 @@ describe('validateArguments', () => {
     expect(() => validateArguments({ id: 'job.status', kind: 'job', inputSchema: schema }, {})).toThrowError(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', exitCodeHint: 2, domain: 'job' }),
     );
+  });
+
+  it('refuses a CLI-only option over MCP with its hint, and takes it from the CLI', () => {
+    const secretive = { id: 'demo.run', inputSchema: RootObject({ token: Type.Optional(Type.String(cliOnly('Use credentials.token.'))) }) };
+    expect(() => validateArguments(secretive, { token: 't' })).toThrowError(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/'token' .*CLI only\. Use credentials\.token\.$/),
+      }),
+    );
+    expect(validateArguments(secretive, {})).toEqual({});
+    expect(validateArguments(secretive, { token: 't' }, 'cli')).toEqual({ token: 't' });
   });
 
   it('returns a copy with defaults and leaves the input as received', () => {

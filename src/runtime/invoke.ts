@@ -4,7 +4,7 @@
  * translate to a request and from the outcome; they never call handlers directly.
  */
 import { domainOf } from '../catalog/descriptor.js';
-import { compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
+import { cliOnlyFields, compile, describeErrors, type JsonSchema, type TSchema } from '../catalog/schema.js';
 import { commandPath, usageFor } from '../catalog/usage.js';
 import { AhError, internalError } from '../errors.js';
 import { logCompletion } from '../logging/completion.js';
@@ -99,7 +99,10 @@ export function validateArguments(
 ) {
   const input = copyJson(value) as Record<string, unknown>;
   const validate = compile(target.inputSchema);
-  if (validate(input)) return input;
+  if (validate(input)) {
+    if (surface === 'mcp') refuseCliOnly(target.id, target.inputSchema, input);
+    return input;
+  }
   const keyword = validate.errors?.[0]?.keyword ?? '';
   const host = target.kind === 'host';
   const root = host ? 'options' : 'arguments';
@@ -113,6 +116,21 @@ export function validateArguments(
     domain: domainOf(target.id),
     operation: target.id,
   });
+}
+
+/** A CLI-only option (an inline token or password) never arrives over MCP: tools/list leaves it out. */
+function refuseCliOnly(id: string, schema: TSchema | JsonSchema, input: Record<string, unknown>): void {
+  for (const [name, hint] of cliOnlyFields(schema)) {
+    if (input[name] === undefined) continue;
+    throw new AhError({
+      code: 'INVALID_ARGUMENT',
+      // MCP diagnostics carry no hint field: the way forward goes in the message.
+      message: `invalid arguments for ${id}: '${name}' is accepted from the CLI only. ${hint}`,
+      hint,
+      domain: domainOf(id),
+      operation: id,
+    });
+  }
 }
 
 /** Finds the command, validates its arguments and resolves the context. Throws AhError. */

@@ -349,8 +349,14 @@ describe('github over MCP', () => {
       transcript.push(JSON.stringify(refused));
       expect((refused as { _meta?: Record<string, unknown> })._meta?.['dev.aihelper/diagnostic']).toMatchObject({
         code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('credentials.token'),
       });
-      transcript.push(JSON.stringify(await s.client.listTools()));
+      const listed = await s.client.listTools();
+      transcript.push(JSON.stringify(listed));
+      // The inline token is a CLI option: the published schema leaves it out.
+      const repoTool = listed.tools.find((t) => t.name === 'ah.github.repo');
+      expect(Object.keys(repoTool?.inputSchema.properties ?? {})).not.toContain('token');
+      expect(Object.keys(repoTool?.inputSchema.properties ?? {})).toContain('credentials');
     } finally {
       await s.close();
     }

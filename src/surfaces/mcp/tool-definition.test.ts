@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Gate, testDomain } from '../../../test/helpers/runtime.js';
 import type { CommandDescriptor } from '../../catalog/descriptor.js';
+import { cliOnly, RootObject, Type } from '../../catalog/schema.js';
 import { descriptorTool } from './tool-definition.js';
 
 const gated = testDomain(new Gate()).commands[0] as CommandDescriptor;
@@ -22,6 +23,14 @@ describe('published tool schemas', () => {
       expect(descriptorTool(declared).inputSchema.$schema).toBe(dialect);
       expect(descriptorTool(declared).outputSchema.$schema).toBe(dialect);
     }
+  });
+
+  it('leave CLI-only options out of the published input schema', () => {
+    const withToken = {
+      ...gated,
+      inputSchema: RootObject({ tag: Type.String(), token: Type.Optional(Type.String(cliOnly('Use credentials.token.'))) }),
+    } as unknown as CommandDescriptor;
+    expect(Object.keys(descriptorTool(withToken).inputSchema.properties as object)).toEqual(['tag', 'context']);
   });
 
   it('publish credential slots as a closed ids-only object, described once in the tool text', () => {

@@ -5,7 +5,7 @@
  */
 import type { CommandDescriptor } from '../../catalog/descriptor.js';
 import type { CatalogSnapshot } from '../../catalog/registry.js';
-import { type JsonSchema, toJsonSchema } from '../../catalog/schema.js';
+import { cliOnlyFields, type JsonSchema, toJsonSchema } from '../../catalog/schema.js';
 import { MAX_TIMEOUT_MS } from '../../runtime/context.js';
 import { credentialParagraph, credentialsSchema } from '../../runtime/credentials.js';
 import { jobCommands } from '../../runtime/job-commands.js';
@@ -31,7 +31,7 @@ export interface ToolDefinition {
  */
 export const CONTEXT_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'Per call: cwd (working directory for relative paths), limit (max lines or items), timeout_ms.',
+  description: 'Per call: cwd, limit (max lines or items), timeout_ms.',
   properties: {
     cwd: { type: 'string', minLength: 1 },
     limit: { type: 'integer', minimum: 1 },
@@ -68,7 +68,9 @@ export function descriptorTool(d: ToolSource): ToolDefinition {
   const slots = d.credentialSlots ?? [];
   let inputSchema = input;
   if (d.kind !== 'job') {
-    const properties: Record<string, unknown> = { ...((input.properties ?? {}) as Record<string, unknown>), context: CONTEXT_SCHEMA };
+    const properties: Record<string, unknown> = { ...((input.properties ?? {}) as Record<string, unknown>) };
+    for (const name of cliOnlyFields(d.inputSchema).keys()) delete properties[name];
+    properties.context = CONTEXT_SCHEMA;
     inputSchema = { ...input, properties };
     if (slots.length > 0) {
       properties.credentials = credentialsSchema(slots);

@@ -1,15 +1,20 @@
 /** Pieces every forge command shares, whichever forge: effects, the HTTP cwd rule, token inputs, text inputs. */
 import type { CommandContext } from '../../../catalog/descriptor.js';
 import type { Effects } from '../../../catalog/effects.js';
-import { Type } from '../../../catalog/schema.js';
+import { cliOnly, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
 
 export const TOKEN_INPUTS = {
   timeout_secs: Type.Integer({ default: 60, minimum: 1, maximum: 600, description: 'Timeout of each API request' }),
   token: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 4096, description: 'Token (CLI only; refused over MCP: use credentials.token)' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Token (CLI only)',
+      ...cliOnly('Over MCP pass the record id of a token secret as credentials.token.'),
+    }),
   ),
-  use_git_credential: Type.Boolean({ default: true, description: "Ask git's credential helpers for a token when no other source has one" }),
+  use_git_credential: Type.Boolean({ default: true, description: 'Fall back to git credential fill for a token' }),
 };
 
 /**

@@ -29,7 +29,7 @@ export const COMMON = {
 export type Common = Static<ReturnType<typeof Type.Object<typeof COMMON>>>;
 
 export const TOKEN_SLOT: readonly CredentialSlot[] = [
-  { name: 'token', acceptedKinds: ['github-token'], required: false, description: 'A GitHub token secret (vault record id)' },
+  { name: 'token', acceptedKinds: ['github-token'], required: false, description: 'A GitHub token.' },
 ];
 
 /** Over HTTP MCP a call needs no cwd when it names the repository and reads no relative file. */

@@ -34,7 +34,7 @@ export const COMMON = {
 export type Common = Static<ReturnType<typeof Type.Object<typeof COMMON>>>;
 
 export const TOKEN_SLOT: readonly CredentialSlot[] = [
-  { name: 'token', acceptedKinds: ['gitlab-token'], required: false, description: 'A GitLab token secret (vault record id)' },
+  { name: 'token', acceptedKinds: ['gitlab-token'], required: false, description: 'A GitLab token.' },
 ];
 
 /** Over HTTP MCP a call needs no cwd when it names the project and reads no relative file. */

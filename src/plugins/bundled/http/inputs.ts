@@ -1,5 +1,5 @@
 /** Input properties shared by the one-off request commands (request, get, post, put, patch, delete, replay). */
-import { Type } from '../../../catalog/schema.js';
+import { cliOnly, Type } from '../../../catalog/schema.js';
 
 export const MAX_RESPONSE_BYTES_LIMIT = 67_108_864;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8_388_608;
@@ -49,10 +49,20 @@ export function transportInputs(withDefaults: boolean) {
     }),
     retry_delay_ms: num({ minimum: 0, maximum: 60_000, default: 0, description: 'Fixed delay between attempts, in milliseconds' }),
     bearer: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 16_384, description: 'Bearer token (CLI only; over MCP use a credential slot)' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 16_384,
+        description: 'Bearer token (CLI only)',
+        ...cliOnly('Over MCP pass the record id of an http-basic secret as credentials.basic; inline secrets are refused.'),
+      }),
     ),
     basic: Type.Optional(
-      Type.String({ pattern: '^[^:]*:.*$', maxLength: 16_384, description: "Basic credentials 'user:password' (CLI only)" }),
+      Type.String({
+        pattern: '^[^:]*:.*$',
+        maxLength: 16_384,
+        description: "Basic credentials 'user:password' (CLI only)",
+        ...cliOnly('Over MCP pass the record id of an http-basic secret as credentials.basic.'),
+      }),
     ),
   };
 }

@@ -5,14 +5,14 @@
  */
 import type { CredentialSlot } from '../../../catalog/descriptor.js';
 import type { Effects } from '../../../catalog/effects.js';
-import { Type } from '../../../catalog/schema.js';
+import { cliOnly, Type } from '../../../catalog/schema.js';
 
 export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof SSL_MODES)[number];
 
 export const CONNECTION_INPUTS = {
   host: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 1024, description: 'Server host name or IP, or a Unix socket directory (starts with /)' }),
+    Type.String({ minLength: 1, maxLength: 1024, description: 'Host name or IP, or a Unix socket directory (starts with /)' }),
   ),
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'Server port (default 5432)' })),
   database: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Database name (default: the user name)' })),
@@ -20,13 +20,13 @@ export const CONNECTION_INPUTS = {
     Type.String({ minLength: 1, maxLength: 1024, description: 'Role to connect as (default: PGUSER, else the OS user)' }),
   ),
   service: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 256, description: 'A section of the libpq service file (PGSERVICEFILE or ~/.pg_service.conf)' }),
+    Type.String({ minLength: 1, maxLength: 256, description: 'libpq service file section (PGSERVICEFILE or ~/.pg_service.conf)' }),
   ),
   sslmode: Type.Optional(
     Type.Unsafe<SslMode>({
       type: 'string',
       enum: [...SSL_MODES],
-      description: 'libpq TLS mode (default prefer); verify-ca checks the certificate chain, verify-full also the host name',
+      description: 'libpq TLS mode (default prefer)',
     }),
   ),
   password_env: Type.Optional(
@@ -34,12 +34,13 @@ export const CONNECTION_INPUTS = {
       minLength: 1,
       maxLength: 256,
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-      description: 'CLI only: name of an environment variable holding the password (over MCP use credentials.database)',
+      description: 'Environment variable holding the password (CLI only)',
+      ...cliOnly('Over MCP pass the record id of a postgres secret as credentials.database; the server resolves the password.'),
     }),
   ),
-  connect_timeout_secs: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'Give up connecting after this many seconds' }),
+  connect_timeout_secs: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'Connect timeout in seconds' }),
   statement_timeout_ms: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'Server-side statement_timeout for this session, in milliseconds' }),
+    Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'Server-side statement_timeout in milliseconds' }),
   ),
 };
 
