@@ -46,7 +46,10 @@ export function testContext(overrides: Partial<CommandContext> & { cwd: string }
   };
 }
 
-/** A handler's arguments with the defaults of its input schema filled in, as the invoke path does. */
+/**
+ * A handler's arguments with the defaults of its input schema filled in, as the invoke path does.
+ * Validated as the CLI would, so a handler's own checks of CLI-only options can be reached.
+ */
 export function withDefaults(schema: Parameters<typeof compile>[0], args: Record<string, unknown>): Record<string, unknown> {
-  return validateArguments({ id: 'test.handler', inputSchema: schema }, args);
+  return validateArguments({ id: 'test.handler', inputSchema: schema }, args, 'cli');
 }
