@@ -20,6 +20,15 @@ describe('decodeUtf8', () => {
     expect(decodeUtf8(bytes)).toBe(bytes.toString('utf8'));
   });
 
+  it('decodes as a strict TextDecoder does: ASCII, UTF-8, a leading BOM dropped, any view of the bytes', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const samples = ['plain ascii\n', 'é 漢字 😀', '\ufeffwith a BOM', '\ufeff', 'a\ufeffb', ''].map((t) => Buffer.from(t));
+    for (const bytes of samples) expect(decodeUtf8(bytes)).toBe(strict.decode(bytes));
+    const backing = Buffer.from('xx€yy');
+    const view = new Uint8Array(backing.buffer, backing.byteOffset + 2, 3);
+    expect(decodeUtf8(view)).toBe('€');
+  });
+
   it('rejects malformed sequences and a sequence cut by the end of the file', () => {
     expect(decodeUtf8(Buffer.from([0xc3, 0x28]))).toBeNull();
     expect(decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]))).toBeNull();

@@ -1,17 +1,21 @@
 /** Text helpers shared by the commands: the binary sniff window, strict UTF-8, line counts, tables, quoting. */
 
+import { isAscii, isUtf8 } from 'node:buffer';
+
 /** A NUL byte in this many leading bytes marks a file as binary. */
 export const SNIFF_BYTES = 8192;
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-
-/** Decodes the whole buffer as UTF-8, or returns null when it is not valid UTF-8. */
+/**
+ * Decodes the whole buffer as UTF-8 (a leading BOM dropped, as TextDecoder does), or returns null
+ * when it is not valid UTF-8. The checks are Node's native ones (simdutf) and the decode is V8's:
+ * a strict TextDecoder goes through ICU, ~0.7 ms per MiB of ASCII where this takes a fraction.
+ */
 export function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return strictDecoder.decode(bytes);
-  } catch {
-    return null;
-  }
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buffer)) return buffer.toString('latin1');
+  if (!isUtf8(buffer)) return null;
+  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  return buffer.toString('utf8', bom);
 }
 
 /** Lines in a text: a trailing newline does not start another line; an empty text has none. */

@@ -4,6 +4,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { decodeUtf8 } from '../../platform/text.js';
 
 /** What to look for; plain data so it can be posted to a worker. */
 export interface ScanSpec {
@@ -130,14 +131,6 @@ function sniffText(bytes: Uint8Array): boolean {
   return isUtf8(head.subarray(0, lead));
 }
 
-/** Strict UTF-8 decode (a leading BOM dropped, as TextDecoder does), or null when not UTF-8. */
-function decodeText(bytes: Buffer): string | null {
-  if (isAscii(bytes)) return bytes.toString('latin1');
-  if (!isUtf8(bytes)) return null;
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return bytes.toString('utf8', bom);
-}
-
 /** Number of characters (code points) in text[from, to). */
 function codePointsBetween(text: string, from: number, to: number): number {
   let count = 0;
@@ -214,11 +207,11 @@ export function scanFile(spec: ScanSpec, path: string, state: ScanState, needles
   if (!sniffText(bytes)) return 'b';
   // Files that cannot contain the literal are never decoded.
   if (needles !== null && !needles.some((needle) => bytes.indexOf(needle) !== -1)) {
-    // A regex's required literal: still classify as decodeText would ('b' when not UTF-8).
+    // A regex's required literal: still classify as decodeUtf8 would ('b' when not UTF-8).
     if (re !== null && !isAscii(bytes) && !isUtf8(bytes)) return 'b';
     return 'n';
   }
-  const text = decodeText(bytes);
+  const text = decodeUtf8(bytes);
   if (text === null) return 'b';
   const hits = findHits(text, spec.literal, re, spec.maxHits, spec.context);
   return hits.length === 0 ? 'n' : hits;

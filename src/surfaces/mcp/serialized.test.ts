@@ -49,6 +49,31 @@ describe('large tool results written from their own JSON', () => {
     expect(jsonPieces(awkwardData()).length).toBeGreaterThan(10);
   });
 
+  it('jsonPieces slices a long string without splitting an escape or a surrogate pair', () => {
+    const cut = 65_536;
+    const line = 'say "hi"\\ now \u0001\t é 漢字 \u2028\n';
+    const cases = [
+      'y'.repeat(cut + 1),
+      line.repeat(10_000),
+      // A pair, a lone high and a lone low surrogate, each across the first cut.
+      `${'a'.repeat(cut - 1)}😀${'b'.repeat(cut)}`,
+      `${'a'.repeat(cut - 1)}\ud800x${'b'.repeat(cut)}`,
+      `${'a'.repeat(cut)}\udc00${'b'.repeat(cut)}`,
+      // A lone high surrogate that ends the string where a slice ends.
+      `${'a'.repeat(2 * cut - 1)}\ud800`,
+    ];
+    for (const content of cases) {
+      const data = { command: 'file.read', content, truncated: false };
+      const pieces = jsonPieces(data);
+      expect(pieces.length).toBeGreaterThan(3);
+      expect(pieces.join('')).toBe(JSON.stringify(data));
+      const meta = { 'dev.aihelper/execution': { request_id: 'r' } };
+      const expected = JSON.stringify({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: meta });
+      expect(text(toolResultBytes(pieces, meta))).toBe(expected);
+    }
+    expect(jsonPieces({ content: 'y'.repeat(cut) })).toHaveLength(1);
+  });
+
   it('matches the SDK copy of a large stdio result by its text block, once', () => {
     const result = successResult(awkwardData(), 'mcp:n:7:e:7', undefined, undefined, undefined, true);
     const sent = copied(result);
