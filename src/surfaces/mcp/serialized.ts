@@ -137,9 +137,9 @@ export function jsonPieces(data: Record<string, unknown>): string[] {
  * The quoted form is made piece by piece: JSON.stringify of one piece, without its two quotes, is
  * that piece's part of the quoted whole, because the pieces split the JSON only between array
  * elements or between escapes of a long string, never inside an escape or a surrogate pair. Each
- * piece is a flat string of ~50 KB that V8's serializer quotes natively, where quoting the joined 2 MB text would first flatten a rope
- * (~3 ns per character on Node 20) and a byte loop in JavaScript cost ~5 ms for a 10,000-row
- * answer against ~3 ms this way.
+ * piece is a flat string of ~50 KB that V8's serializer quotes natively, where quoting the joined
+ * 2 MB text would first flatten a rope (~3 ns per character on Node 20) and a byte loop in
+ * JavaScript cost ~5 ms for a 10,000-row answer against ~3 ms this way.
  */
 export function toolResultBytes(pieces: readonly string[], meta: Record<string, unknown>): Pieces {
   const head = '{"content":[{"type":"text","text":"';

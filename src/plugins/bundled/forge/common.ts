@@ -52,19 +52,6 @@ export function writeEffects(impact: string, idempotent = false): Effects {
   };
 }
 
-/** The CLI-only `--token` is refused over MCP, where a token travels only as a secret id. */
-export function refuseMcpToken(token: string | undefined, ctx: CommandContext, domain: string): void {
-  if (token !== undefined && ctx.transport === 'mcp') {
-    throw new AhError({
-      code: 'INVALID_ARGUMENT',
-      message: 'token is accepted from the CLI only',
-      hint: `Over MCP pass the id of a ${domain}-token secret under credentials.token.`,
-      domain,
-      operation: `${domain}.input`,
-    });
-  }
-}
-
 /** A UTF-8 text input given inline or as a file (relative to the call's cwd), never both. */
 export async function textInput(
   ctx: CommandContext,

@@ -7,7 +7,7 @@ import type { CommandContext, CredentialSlot } from '../../../catalog/descriptor
 import { type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
 import { type ApiFailure, apiError, transportError } from '../forge/api-error.js';
-import { readEffects, refuseMcpToken, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
+import { readEffects, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
 import { detectRemote } from '../forge/remote.js';
 import { type ResolvedToken, resolveToken, type TokenPolicy } from '../forge/token.js';
 
@@ -74,7 +74,6 @@ function invalid(message: string, hint?: string): AhError {
 }
 
 async function target(args: Common, ctx: CommandContext): Promise<GithubTarget> {
-  refuseMcpToken(args.token, ctx, 'github');
   let apiUrl: URL;
   try {
     apiUrl = new URL(args.api_url.replace(/\/+$/, ''));

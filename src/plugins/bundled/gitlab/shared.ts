@@ -8,7 +8,7 @@
 import type { CommandContext, CredentialSlot } from '../../../catalog/descriptor.js';
 import { type Static, Type } from '../../../catalog/schema.js';
 import { AhError } from '../../../errors.js';
-import { readEffects, refuseMcpToken, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
+import { readEffects, statelessWhenNamed, textInput as sharedTextInput, TOKEN_INPUTS } from '../forge/common.js';
 import { apiError, transportError } from '../forge/api-error.js';
 import { detectRemote } from '../forge/remote.js';
 import { checkTokenTarget, type ResolvedToken, resolveToken, type TokenPolicy } from '../forge/token.js';
@@ -80,7 +80,6 @@ export interface GitlabClient {
 }
 
 async function target(args: Common, ctx: CommandContext): Promise<GitlabTarget> {
-  refuseMcpToken(args.token, ctx, 'gitlab');
   let project = args.project;
   let hostRaw = args.host;
   const trusted = [new URL(DEFAULT_HOST).hostname];
