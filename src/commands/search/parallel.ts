@@ -211,7 +211,12 @@ function workerCount(participate: boolean): number {
   return Math.max(participate ? 0 : 1, Math.min(4, participate ? cores - 1 : cores));
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * One full turn of the event loop, timers included. A slice that ran in the poll phase (after an
+ * fs callback) and yields with one setImmediate resumes in the same turn's check phase, before any
+ * timer: two slices back to back. The second setImmediate lands after the timers phase.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** From the CLI, workers join a search still running after this long (see RunOptions.joinAfterMs). */
 const CLI_JOIN_AFTER_MS = 40;
