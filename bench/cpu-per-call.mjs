@@ -107,7 +107,7 @@ async function startHttp(s) {
 }
 
 async function startStdio(s) {
-  const c = await connectStdio(process.execPath, node(s.args), env);
+  const c = await connectStdio(process.execPath, node(s.args), { ...env, ...s.env });
   return { pid: c.pid, client: c.client, stop: () => c.client.close() };
 }
 

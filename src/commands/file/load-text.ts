@@ -1,8 +1,9 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
-import { close as closeFd, closeSync, constants, fstatSync, open as openFd, read as readFd, readSync, type Stats } from 'node:fs';
+import { close as closeFd, closeSync, constants, fstatSync, open as openFd, openSync, read as readFd, readSync, type Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
+import { processLocalDirectories } from '../../platform/local-directories.js';
 import { decodeUtf8, SNIFF_BYTES } from '../../platform/text.js';
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -61,8 +62,9 @@ export async function resolvePath(cwd: string, path: string, followSymlinks: boo
 /**
  * Files up to this size are read with synchronous calls once opened: fstat, read and close of a
  * small local file take microseconds, while each asynchronous step is a round trip through the
- * thread pool (two thread switches), which dominated a small read. The open stays asynchronous
- * (path lookup is where a slow mount would stall), and bigger files are read asynchronously.
+ * thread pool (two thread switches), which dominated a small read. The open is synchronous only
+ * where the path lookup is known to stay on local file systems (see openFile), and bigger files
+ * are read asynchronously.
  */
 const SYNC_READ_MAX = 1024 * 1024;
 
@@ -70,6 +72,19 @@ const SYNC_READ_MAX = 1024 * 1024;
 // fstat, and the close is not waited for (it cannot change the result).
 function openAsync(path: string, flags: number): Promise<number> {
   return new Promise((done, fail) => openFd(path, flags, (error, fd) => (error ? fail(error) : done(fd))));
+}
+
+/**
+ * Opens on the calling thread in a directory known to sit on local file systems (see
+ * platform/local-directories.ts), through the thread pool anywhere else; an open elsewhere starts
+ * gathering that knowledge for the next one.
+ */
+function openFile(path: string, flags: number): number | Promise<number> {
+  const local = processLocalDirectories();
+  const dir = dirname(path);
+  if (local.trusted(dir)) return openSync(path, flags);
+  void local.learn(dir);
+  return openAsync(path, flags);
 }
 
 function readAsync(fd: number, buffer: Buffer, offset: number, length: number): Promise<number> {
@@ -179,7 +194,7 @@ async function openForRead(cwd: string, path: string, followSymlinks: boolean): 
   const noFollow = constants.O_NOFOLLOW;
   if (!followSymlinks && noFollow === undefined) await resolvePath(cwd, path, false);
   try {
-    return await openAsync(absolute, followSymlinks || noFollow === undefined ? OPEN_FLAGS : OPEN_FLAGS | noFollow);
+    return await openFile(absolute, followSymlinks || noFollow === undefined ? OPEN_FLAGS : OPEN_FLAGS | noFollow);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !followSymlinks) {
       const link = await lstat(absolute).catch(() => undefined);
