@@ -36,6 +36,7 @@ const LOCAL_TYPES = new Set([
   'nilfs2',
   'tmpfs',
   'ramfs',
+  'rootfs',
   'overlay',
   'squashfs',
   'erofs',
