@@ -74,6 +74,62 @@ const lazySdkValidator = {
   },
 };
 
+/**
+ * Node's heavier built-in modules, required on first use instead of at start-up. A bundle requires
+ * every module it imports when it starts, and `ah file read` loaded 78 built-ins, child_process,
+ * crypto, net, worker_threads and readline among them, that only other commands use. Each import of
+ * one of these gets a stand-in: its keys are the module's own (read here, at build time), and every
+ * read of one requires the real module then. `__esModule` is answered without loading anything,
+ * because the bundle's interop helper asks it of every module it imports.
+ */
+const LAZY_BUILTINS = [
+  'child_process',
+  'crypto',
+  'worker_threads',
+  'readline',
+  'readline/promises',
+  'net',
+  'tls',
+  'http',
+  'https',
+  'perf_hooks',
+  'dgram',
+  'dns',
+  'zlib',
+];
+const lazyBuiltins = {
+  name: 'ah-lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((m) => m.replace('/', '\\/')).join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      // The stand-in's own require is of the real module.
+      args.namespace === 'ah-lazy-builtin'
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ''), namespace: 'ah-lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ah-lazy-builtin' }, async (args) => {
+      const keys = Object.getOwnPropertyNames(await import(`node:${args.path}`)).filter((k) => k !== 'default');
+      const id = JSON.stringify(`node:${args.path}`);
+      return {
+        contents: [
+          `const keys = ${JSON.stringify(keys)};`,
+          'let real;',
+          `const load = () => (real ??= require(${id}));`,
+          'module.exports = new Proxy({}, {',
+          "  get: (_, key) => (key === '__esModule' ? undefined : load()[key]),",
+          '  has: (_, key) => key in load(),',
+          '  ownKeys: () => keys,',
+          '  getOwnPropertyDescriptor: (_, key) =>',
+          '    keys.includes(key) ? { enumerable: true, configurable: true, get: () => load()[key] } : undefined,',
+          '});',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
 /** Every built-in schema (command inputs and outputs, host command options, job tools). */
 async function builtinSchemas() {
   const dir = await mkdtemp(join(tmpdir(), 'ah-build-'));
@@ -199,7 +255,7 @@ await bundleCjs('ah', 'src/main.ts', {
   // Ajv's compiler is needed only for schemas without a precompiled validator: loaded from
   // node_modules then, and never parsed at start-up.
   external: [...external, 'ajv/dist/2020.js', 'ajv-formats'],
-  plugins: [lazyAjv, lazySdkValidator, precompiledValidators],
+  plugins: [lazyAjv, lazySdkValidator, precompiledValidators, lazyBuiltins],
 });
 
 // The search worker: its own small bundle next to the main one (src/commands/search/parallel.ts
