@@ -6,11 +6,10 @@
 // measured, not inferred. --prof writes a V8 CPU profile of every server into DIR.
 import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AH, installPeers, median, ROOT } from './lib.mjs';
+import { AH, installPeers, median, ROOT, scratchDir } from './lib.mjs';
 import { connectHttp, connectStdio, SLOW } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 
@@ -31,7 +30,7 @@ const { values: opts } = parseArgs({
 });
 
 const peers = installPeers(PEERS);
-const dir = mkdtempSync(join(tmpdir(), 'ah-bench-cpu-'));
+const dir = scratchDir('ah-bench-cpu-');
 mkdirSync(join(dir, 'home'));
 writeFileSync(join(dir, 'four-k.txt'), `${'x'.repeat(63)}\n`.repeat(64));
 writeFileSync(join(dir, 'one-m.txt'), `${'y'.repeat(1023)}\n`.repeat(1024));

@@ -4,11 +4,10 @@
 // the four after a common warm-up; figures are medians over the rounds. RSS is read after 1,000
 // and after 10,000 requests.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, median, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { AH, median, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
 import { connectStdio, throughput } from './mcp-client.mjs';
 
 const ROUNDS = 3;
@@ -59,9 +58,9 @@ async function curl(url, inFlight, total = 300) {
 
 export async function run() {
   const server = await startServer();
-  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-http-'));
+  const dir = scratchDir('ah-bench-http-');
   writeFileSync(join(dir, 'four.txt'), `${'x'.repeat(63)}\n`.repeat(64));
-  const home = mkdtempSync(join(tmpdir(), 'ah-bench-http-home-'));
+  const home = scratchDir('ah-bench-http-home-');
   const env = { PATH: process.env.PATH, HOME: home, AH_CONFIG_DIR: join(home, 'ah') };
   const ah = await connectStdio(process.execPath, [AH, '--cwd', dir, 'mcp', 'serve'], env);
   const get = () => ah.client.callTool({ name: 'ah.http.get', arguments: { url: server.url } });

@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: timing, percentiles, peers installed into a temp dir.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,13 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REMOVED_ENV = process.env.NODE_EXTRA_CA_CERTS === undefined ? [] : ['NODE_EXTRA_CA_CERTS'];
 delete process.env.NODE_EXTRA_CA_CERTS;
 export const AH = join(ROOT, 'bin', 'ah.cjs');
+
+/** A fresh directory under the system temp dir, removed when the bench process exits. */
+export function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);

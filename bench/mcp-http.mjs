@@ -2,11 +2,10 @@
 // calls/s at 1, 8 and 32 in flight (after a common warm-up, in rounds that alternate the servers,
 // medians over the rounds), and VmRSS after 1,000 and 10,000 calls over 8 sessions.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { AH, installPeers, median, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
 import { connectHttp, SLOW, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 
@@ -36,7 +35,7 @@ function freePortEnv(port) {
 
 export async function run() {
   const peers = installPeers(PEERS);
-  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-http-'));
+  const dir = scratchDir('ah-bench-http-');
   mkdirSync(join(dir, 'home'), { recursive: true });
   writeFileSync(join(dir, 'four-k.txt'), `${'x'.repeat(63)}\n`.repeat(64));
   const env = { PATH: process.env.PATH, HOME: join(dir, 'home'), AH_CONFIG_DIR: join(dir, 'ah') };

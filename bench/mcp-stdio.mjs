@@ -1,11 +1,10 @@
 // MCP over stdio against server-filesystem, Desktop Commander and the SDK floor. Every measurement
 // runs in rounds that alternate the servers (A B C D A B C D …) after a common warm-up; figures are
 // medians over the rounds (latencies: percentiles over all rounds' samples).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, percentile, ROOT, round, saveResult, table, vmRssKiB } from './lib.mjs';
+import { AH, installPeers, median, percentile, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
 import { connectStdio, SLOW, throughput } from './mcp-client.mjs';
 import { connectRaw } from './raw-client.mjs';
 
@@ -79,7 +78,7 @@ function earlierCatalogServer(dir, home) {
 
 export async function run({ starts = 10 } = {}) {
   const peers = installPeers(PEERS);
-  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-stdio-'));
+  const dir = scratchDir('ah-bench-stdio-');
   const home = join(dir, 'home');
   mkdirSync(join(home, '.claude-server-commander'), { recursive: true });
   // Desktop Commander: telemetry off, its config under the temp HOME.

@@ -1,11 +1,10 @@
 // Start-up: `ah --version` and `ah file read <4 KiB>` against bare `node -e 0`, interleaved.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AH, median, round, saveResult, table, timeCommand } from './lib.mjs';
+import { AH, median, round, saveResult, scratchDir, table, timeCommand } from './lib.mjs';
 
 export async function run({ rounds = 21 } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'ah-bench-startup-'));
+  const dir = scratchDir('ah-bench-startup-');
   writeFileSync(join(dir, 'four-k.txt'), `${'x'.repeat(63)}\n`.repeat(64));
   const env = { ...process.env, AH_CONFIG_DIR: join(dir, 'config') };
   const cases = {
