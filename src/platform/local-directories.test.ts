@@ -87,6 +87,20 @@ describe('localDirectories', () => {
     expect(local.trusted(dir)).toBe(false);
   });
 
+  it('keeps a refusal for five seconds instead of checking again on every open', async () => {
+    const dir = tempDir();
+    const { local, state, advance } = tracker([line(1, '/', 'ext4'), line(2, dir, 'nfs4')].join('\n'));
+    await local.learn(dir);
+    // The network mount is gone, but the refusal stands until it expires.
+    state.table = line(1, '/', 'ext4');
+    advance(4999);
+    await local.learn(dir);
+    expect(local.trusted(dir)).toBe(false);
+    advance(1);
+    await local.learn(dir);
+    expect(local.trusted(dir)).toBe(true);
+  });
+
   it('checks where a symbolic link leads, not only where it is', async () => {
     const base = tempDir();
     const remote = join(base, 'remote');

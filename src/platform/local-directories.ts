@@ -11,7 +11,8 @@
  * So a directory earns the synchronous open: its path and its real path (symbolic links resolved)
  * must lie only under mounts of local disk or memory file systems, as /proc/self/mountinfo lists
  * them. The evidence is gathered in the background after an ordinary asynchronous open there, and
- * it expires after TRUST_MS, as does the mount table it was checked against. Off Linux (no
+ * the verdict, trusted or not, expires after TRUST_MS, as does the mount table it was checked
+ * against. Off Linux (no
  * mountinfo) no directory qualifies and every open stays asynchronous.
  */
 import { readFile, realpath } from 'node:fs/promises';
@@ -85,14 +86,30 @@ export function underLocalMounts(path: string, mounts: readonly Mount[]): boolea
 export interface LocalDirectories {
   /** True when a file directly in `dir` may be opened synchronously now. */
   trusted(dir: string): boolean;
-  /** Gathers evidence for `dir` in the background (once at a time per directory). */
+  /**
+   * Gathers evidence for `dir` in the background (once at a time per directory). A verdict either
+   * way stands for TRUST_MS: a directory found remote is not resolved again on every open.
+   */
   learn(dir: string): Promise<void>;
 }
 
 /** `readMounts` resolves with mountinfo's text, or null where there is none. */
 export function localDirectories(readMounts: () => Promise<string | null>, now: () => number = Date.now): LocalDirectories {
-  const until = new Map<string, number>();
+  /** Each directory's verdict and when it expires. */
+  const verdicts = new Map<string, { local: boolean; until: number }>();
   const learning = new Set<string>();
+  /** The directory's verdict while it holds; an expired one is dropped. */
+  const current = (dir: string) => {
+    const verdict = verdicts.get(dir);
+    if (verdict === undefined) return undefined;
+    if (verdict.until > now()) return verdict;
+    verdicts.delete(dir);
+    return undefined;
+  };
+  const decide = (dir: string, local: boolean) => {
+    if (verdicts.size >= MAX_DIRECTORIES) verdicts.clear();
+    verdicts.set(dir, { local, until: now() + TRUST_MS });
+  };
   let table: { mounts: Mount[]; read: number } | null = null;
   let unsupported = false;
 
@@ -109,24 +126,18 @@ export function localDirectories(readMounts: () => Promise<string | null>, now: 
 
   return {
     trusted(dir) {
-      const expiry = until.get(dir);
-      if (expiry === undefined) return false;
-      if (expiry > now()) return true;
-      until.delete(dir);
-      return false;
+      return current(dir)?.local === true;
     },
     async learn(dir) {
-      if (unsupported || learning.has(dir)) return;
+      if (unsupported || learning.has(dir) || current(dir) !== undefined) return;
       learning.add(dir);
       try {
         const list = await mounts();
-        if (list === null || !underLocalMounts(dir, list)) return;
-        const real = await realpath(dir);
-        if (!underLocalMounts(real, list)) return;
-        if (until.size >= MAX_DIRECTORIES) until.clear();
-        until.set(dir, now() + TRUST_MS);
+        if (list === null) return;
+        decide(dir, underLocalMounts(dir, list) && underLocalMounts(await realpath(dir), list));
       } catch {
         // A directory that cannot be resolved earns nothing; its opens stay asynchronous.
+        decide(dir, false);
       } finally {
         learning.delete(dir);
       }
