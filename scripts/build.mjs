@@ -96,6 +96,7 @@ const LAZY_BUILTINS = [
   'dgram',
   'dns',
   'zlib',
+  'stream',
 ];
 const lazyBuiltins = {
   name: 'ah-lazy-builtins',

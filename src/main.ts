@@ -18,8 +18,9 @@ import { CliSession, runCli } from './surfaces/cli/dispatch.js';
 import { printError } from './surfaces/cli/errors.js';
 import { err } from './surfaces/cli/render.js';
 import { VERSION } from './version.js';
+import { monotonicMs } from './platform/clock.js';
 
-const started = performance.now();
+const started = monotonicMs();
 // Taken (and deleted from process.env) before the copy below and before anything can spawn a
 // child, so no child process or runtime env ever carries the vault key.
 const vaultKey = captureMasterKey(process.env);

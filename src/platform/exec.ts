@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { type Env, isDirectory } from './paths.js';
 import { treeMembers } from './processes.js';
+import { monotonicMs } from './clock.js';
 
 /** Environment variable every child (and so every descendant) carries, naming its tree. */
 const TREE_MARKER_ENV = 'AH_PROCESS_TREE';
@@ -160,7 +161,7 @@ export function runProcess(program: string, args: readonly string[], options: Ru
   const cap = Math.max(0, Math.min(options.maxBytes ?? MAX_CAPTURE_BYTES, MAX_CAPTURE_BYTES));
   const tail = options.keep === 'tail';
   const marker = `${TREE_MARKER_ENV}=${process.pid}-${randomBytes(8).toString('hex')}`;
-  const started = performance.now();
+  const started = monotonicMs();
   return new Promise<RunResult>((resolve) => {
     let child: ChildProcess;
     try {
@@ -211,7 +212,7 @@ export function runProcess(program: string, args: readonly string[], options: Ru
           signal: exit?.signal ?? null,
           timedOut,
           cancelled,
-          durationMs: Math.round(performance.now() - started),
+          durationMs: Math.round(monotonicMs() - started),
           stdout: out.bytes(),
           stderr: err.bytes(),
           stdoutTruncated: out.truncated,

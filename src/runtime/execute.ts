@@ -12,6 +12,7 @@ import type { EventLog } from '../logging/types.js';
 import type { Env } from '../platform/paths.js';
 import type { ResolvedContext } from './context.js';
 import { type CredentialIds, resolveCredentials } from './credentials.js';
+import { monotonicMs } from '../platform/clock.js';
 
 /**
  * Anything the invoke path runs: a catalog command, or one the host adds beside the catalog (the
@@ -180,12 +181,12 @@ class HandlerContext implements CommandContext {
 }
 
 export function executeCall(core: RuntimeCore, call: PreparedCall, options: ExecuteOptions): Promise<CallOutcome> {
-  const started = performance.now();
+  const started = monotonicMs();
   const stopper = new Stopper();
   const { timeoutMs } = call.context;
   const deadline = timeoutMs === null ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   const notices: Notice[] = [];
-  const elapsed = () => Math.round(performance.now() - started);
+  const elapsed = () => Math.round(monotonicMs() - started);
 
   return new Promise<CallOutcome>((settle) => {
     let done = false;

@@ -12,6 +12,7 @@ import { type ContextDefaults, needsExplicitCwd, resolveContext } from './contex
 import { type CredentialIds, checkCredentialIds } from './credentials.js';
 import { type Callable, type CallOutcome, type ClientChannel, executeCall, type PreparedCall, type RuntimeCore } from './execute.js';
 import type { Execution, Executor } from './executor.js';
+import { monotonicMs } from '../platform/clock.js';
 
 export type { Callable, CallOutcome, ClientChannel, PreparedCall, RuntimeCore, TerminalState } from './execute.js';
 
@@ -48,7 +49,7 @@ export interface InvokeOptions {
     requestId?: string | undefined;
     tool?: string | undefined;
     jobId?: string | undefined;
-    /** performance.now() when the call began (the CLI counts from process start). */
+    /** monotonicMs() when the call began (the CLI counts from process start). */
     startedAt?: number | undefined;
   };
 }
@@ -188,7 +189,7 @@ function logCall(
     transport: options.transport,
     command: id,
     parameters: log.parameters,
-    durationMs: performance.now() - started,
+    durationMs: monotonicMs() - started,
     domain,
     requestId: log.requestId,
     tool: log.tool,
@@ -219,14 +220,14 @@ function logged(
  * executor refuses it (capacity, shutdown); used for job targets, which need the handle.
  */
 export function startAdmitted(core: RuntimeCore, call: PreparedCall, executor: Executor, options: InvokeOptions): Execution {
-  const started = options.log.startedAt ?? performance.now();
+  const started = options.log.startedAt ?? monotonicMs();
   const execution = executor.start(call, { signal: options.signal, client: options.client, requestId: options.log.requestId });
   return { ...execution, logical: logged(core, call, options, started, execution.logical, true) };
 }
 
 /** Runs one call from request to logged outcome. Never rejects. */
 export function invoke(core: RuntimeCore, request: InvokeRequest, options: InvokeOptions): Promise<CallOutcome> {
-  const started = options.log.startedAt ?? performance.now();
+  const started = options.log.startedAt ?? monotonicMs();
   try {
     const call = prepare(core, request, options);
     const kind = call.descriptor.kind;

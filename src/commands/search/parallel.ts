@@ -20,6 +20,7 @@ import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './
 import { type Interrupted, runInterruptible } from './interruptible.js';
 import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, unitStopped, type WorkerMessage } from './protocol.js';
 import { raiseSignal } from '../../platform/processes.js';
+import { monotonicMs } from '../../platform/clock.js';
 
 /** Failures (a worker that cannot start, dies or reports an error) after which no worker is started. */
 const MAX_FAILURES = 3;
@@ -256,7 +257,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
   /** Matches workers sent ahead of their units' results. */
   const early = new Map<number, MatchRecord[]>();
   const pool = options.pool ?? searchWorkers();
-  const started = performance.now();
+  const started = monotonicMs();
   const joinAfter = options.participate ? (options.joinAfterMs ?? 0) : 0;
   let prefix = 0;
   let prefixHits = 0;
@@ -336,7 +337,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
     jobId = sent.id;
   };
   const maybeJoin = () => {
-    if (!joined && performance.now() - started >= joinAfter) join();
+    if (!joined && monotonicMs() - started >= joinAfter) join();
   };
   maybeJoin();
 
@@ -360,7 +361,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
     const local = runner ?? jobRunner(job);
     /** Runs units for up to SLICE_MS; false when there are none left. */
     const slice = (): boolean => {
-      const start = performance.now();
+      const start = monotonicMs();
       for (let index = next(); index !== -1; index = next()) {
         const result = local.run(index, () => unitStopped(control, index));
         if (result !== null) {
@@ -368,7 +369,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
           Atomics.store(control, HITS + index, result.hits);
           advance();
         }
-        if (performance.now() - start > SLICE_MS) return true;
+        if (monotonicMs() - start > SLICE_MS) return true;
       }
       return false;
     };

@@ -5,6 +5,7 @@ import { type MatchRecord, planSearch } from './engine.js';
 import { compileGlobs } from './globs.js';
 import { runForCaller, startWorkersFor } from './parallel.js';
 import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
+import { monotonicMs } from '../../platform/clock.js';
 
 /** Bounds on what one call may ask for: every search thread holds the largest file it read in memory. */
 const MAX_CONTEXT_LINES = 1000;
@@ -107,7 +108,7 @@ export const text = defineCommand({
     let large = 0;
     let symlinks = plan.symlinks;
     // A server merges in slices: a search with a million hits must not hold its event loop.
-    let slice = performance.now();
+    let slice = monotonicMs();
     for (const unit of results) {
       binary += unit.binary;
       large += unit.large;
@@ -115,10 +116,10 @@ export const text = defineCommand({
       for (const match of unit.matches) {
         if (matches.length >= budget) break;
         matches.push(match);
-        if (!participate && (matches.length & 1023) === 0 && performance.now() - slice > MERGE_SLICE_MS) {
+        if (!participate && (matches.length & 1023) === 0 && monotonicMs() - slice > MERGE_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           if (ctx.signal.aborted) throw ctx.signal.reason;
-          slice = performance.now();
+          slice = monotonicMs();
         }
       }
     }

@@ -18,29 +18,39 @@ import { printError } from './errors.js';
 import { commandHelp, domainHelp, rootHelp } from './help.js';
 import type { HostCliCommand, HostCliEnv } from './host-command.js';
 import { HOST_CLI_COMMANDS } from './host-commands.js';
-import { err, out, renderJson, renderNotices, styleFor } from './render.js';
+import { err, out, renderJson, renderNotices, type Style, styleFor } from './render.js';
 import { route } from './route.js';
 import { withStdoutOnStderr } from '../../platform/stdout-owner.js';
+import { monotonicMs } from '../../platform/clock.js';
 
 /** One CLI process: its argv and how it prints. */
 export class CliSession {
   readonly wantsJson: boolean;
   readonly wantsQuiet: boolean;
-  readonly errStyle;
-  readonly outStyle;
+  private styles: { err?: Style; out?: Style } = {};
   /** Logged argv keeps secrets out unless the user turned redaction off. */
   unredacted = false;
 
   constructor(
     readonly argv: readonly string[],
-    env: Env,
+    private readonly env: Env,
     readonly started: number,
   ) {
     const options = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
     this.wantsJson = options.includes('--json');
     this.wantsQuiet = options.includes('--quiet');
-    this.errStyle = styleFor(process.stderr, env);
-    this.outStyle = styleFor(process.stdout, env);
+  }
+
+  // Asked on first use: looking at process.stdout or process.stderr makes the stream (about 3 ms
+  // for stdout on a pipe), and a command whose output is JSON or a file never needs to know.
+  get errStyle(): Style {
+    this.styles.err ??= styleFor(process.stderr, this.env);
+    return this.styles.err;
+  }
+
+  get outStyle(): Style {
+    this.styles.out ??= styleFor(process.stdout, this.env);
+    return this.styles.out;
   }
 
   loggedArgv(): string[] {
@@ -64,7 +74,7 @@ export class CliSession {
   }
 
   private log(log: EventLog, command: string, domain: string, result: CompletionResult): void {
-    const durationMs = performance.now() - this.started;
+    const durationMs = monotonicMs() - this.started;
     logCompletion(log, { transport: 'cli', command, parameters: { argv: this.loggedArgv() }, durationMs, domain }, result);
   }
 }

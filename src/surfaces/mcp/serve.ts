@@ -18,7 +18,7 @@ import { Lifecycle } from './lifecycle.js';
 import { reservedJobCommands, toolList } from './tool-definition.js';
 import { serveStdio } from './transports/stdio.js';
 import { settleBeforeExit } from '../../platform/blocked-exit.js';
-import { claimStdout } from '../../platform/stdout-owner.js';
+import { claimStdout } from '../../platform/stdout-claim.js';
 
 /** How long pool work (the final log flush) may take after shutdown before the process is killed. */
 const EXIT_GRACE_MS = 1000;

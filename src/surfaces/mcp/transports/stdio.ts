@@ -16,7 +16,7 @@ function parentGone(originalParent: number): boolean {
   return process.ppid !== originalParent || !pidAlive(originalParent);
 }
 
-/** `output` is the only writer that reaches fd 1 (platform/stdout-owner.ts claimStdout). */
+/** `output` is the only writer that reaches fd 1 (platform/stdout-claim.ts claimStdout). */
 export async function serveStdio(core: McpCore, lifecycle: Lifecycle, output: NodeJS.WritableStream): Promise<void> {
   const servers = new Set<ReturnType<typeof createServer>>();
   const log = core.runtime.log;
