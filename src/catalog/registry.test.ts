@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CommandDescriptor, defineCommand, type DomainModule } from './descriptor.js';
-import { CatalogSnapshot, defineCatalog } from './registry.js';
+import { CatalogSnapshot, defineCatalog, descriptorProblems } from './registry.js';
 import { cliOnly, RootObject, type TSchema, Type } from './schema.js';
 
 function command(overrides: Partial<CommandDescriptor> = {}): CommandDescriptor {
@@ -64,6 +64,18 @@ describe('defineCatalog', () => {
     rejects(domain(command({ inputSchema: { type: 'object', properties: {} } })));
     rejects(domain(command({ inputSchema: { type: 'string' } })));
     rejects(domain(command({ outputSchema: { type: 'object', additionalProperties: false, anyOf: [] } })));
+  });
+
+  it('judges schemas by their JSON text: undefined members are absent, with or without the example check', () => {
+    const text = RootObject({ text: Type.String() });
+    const quiet = command({ inputSchema: { ...text, description: undefined, anyOf: undefined } });
+    expect(() => defineCatalog([domain(quiet)])).not.toThrow();
+    expect(descriptorProblems(quiet, { verifyExamples: false })).toEqual([]);
+    const loud = command({ inputSchema: { ...text, anyOf: [] }, examples: [] });
+    expect(descriptorProblems(loud, { verifyExamples: false })).toEqual([`inputSchema root keyword 'anyOf' is not allowed`]);
+    const unset = RootObject({ text: Type.String(), context: Type.String() });
+    (unset.properties as Record<string, unknown>).context = undefined;
+    expect(descriptorProblems(command({ inputSchema: unset }), { verifyExamples: false })).toEqual([]);
   });
 
   it('rejects reserved property names', () => {
