@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { domainOf } from '../src/catalog/descriptor.js';
 import { defineCatalog, descriptorProblems } from '../src/catalog/registry.js';
 import { cliOnlyFields, toJsonSchema } from '../src/catalog/schema.js';
+import { validateArguments } from '../src/runtime/invoke.js';
 import { descriptorTool } from '../src/surfaces/mcp/tool-definition.js';
 import type { DomainModule } from '../src/catalog/descriptor.js';
 import { BUILTIN_DOMAINS } from '../src/commands/index.js';
@@ -37,6 +38,27 @@ describe('built-in catalog', () => {
     // 37 forge commands (token), 16 postgres commands (password_env), 7 http requests (bearer, basic).
     expect(new Set(cliOnly)).toEqual(new Set(['token', 'password_env', 'bearer', 'basic']));
     expect(cliOnly.length).toBe(37 + 16 + 7 * 2);
+  });
+
+  it('refuses every CLI-only option over MCP before its handler, with the hint, and takes it from the CLI', () => {
+    // A value each option's own schema accepts (basic is 'user:password').
+    const VALUES: Record<string, string> = { token: 't', password_env: 'PG_PASSWORD', bearer: 't', basic: 'u:p' };
+    let checked = 0;
+    for (const d of all) {
+      for (const [name, hint] of cliOnlyFields(d.inputSchema)) {
+        const args = { ...(d.examples[0]?.arguments ?? {}), [name]: VALUES[name] };
+        expect(() => validateArguments(d, args, 'mcp'), `${d.id} ${name}`).toThrowError(
+          expect.objectContaining({
+            code: 'INVALID_ARGUMENT',
+            hint,
+            message: expect.stringContaining(`'${name}' is accepted from the CLI only`),
+          }),
+        );
+        expect(validateArguments(d, args, 'cli')[name], `${d.id} ${name}`).toBe(VALUES[name]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(37 + 16 + 7 * 2);
   });
 
   it('publishes no job.* and no mcp.serve command', () => {

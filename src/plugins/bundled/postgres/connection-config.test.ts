@@ -33,20 +33,20 @@ describe('connection resolution', () => {
       PGSSLMODE: 'disable',
       USER: 'os-user',
     };
-    const defaults = await resolveConnection({}, { env: { USER: 'os-user' }, credentials: {}, transport: 'cli' });
+    const defaults = await resolveConnection({}, { env: { USER: 'os-user' }, credentials: {} });
     expect(defaults).toMatchObject({ host: 'localhost', port: 5432, user: 'os-user', database: 'os-user', sslmode: 'prefer' });
-    const fromEnv = await resolveConnection({}, { env, credentials: {}, transport: 'cli' });
+    const fromEnv = await resolveConnection({}, { env, credentials: {} });
     expect(fromEnv).toMatchObject({ host: 'env-host', port: 6000, user: 'env-user', database: 'env-db', sslmode: 'disable' });
-    const fromService = await resolveConnection({ service: 'svc' }, { env, credentials: {}, transport: 'cli' });
+    const fromService = await resolveConnection({ service: 'svc' }, { env, credentials: {} });
     expect(fromService).toMatchObject({ host: 'svc-host', port: 7000, user: 'svc-user', database: 'svc-db', sslmode: 'require' });
     const fromRecord = await resolveConnection(
       { service: 'svc' },
-      { env, credentials: record({ host: 'rec-host', user: 'rec-user', password: 'p', port: '8000' }), transport: 'mcp' },
+      { env, credentials: record({ host: 'rec-host', user: 'rec-user', password: 'p', port: '8000' }) },
     );
     expect(fromRecord).toMatchObject({ host: 'rec-host', port: 8000, user: 'rec-user', database: 'svc-db' });
     const explicit = await resolveConnection(
       { host: 'in-host', port: 9000, user: 'in-user', database: 'in-db', sslmode: 'verify-full' },
-      { env, credentials: record({ host: 'rec-host', user: 'rec-user', password: 'p' }), transport: 'mcp' },
+      { env, credentials: record({ host: 'rec-host', user: 'rec-user', password: 'p' }) },
     );
     expect(explicit).toMatchObject({ host: 'in-host', port: 9000, user: 'in-user', database: 'in-db', sslmode: 'verify-full' });
   });
@@ -55,7 +55,7 @@ describe('connection resolution', () => {
     const h = home({ '.pgpass': '*:*:*:*:from-pgpass\n', '.pg_service.conf': '[svc]\npassword=from-service\n' });
     const base = { HOME: h, PGUSER: 'u' };
     const pw = async (input: Record<string, unknown>, env: Record<string, string>, credentials = {}) =>
-      (await resolveConnection(input, { env: { ...base, ...env }, credentials, transport: 'cli' })).password();
+      (await resolveConnection(input, { env: { ...base, ...env }, credentials })).password();
     expect(await pw({}, {})).toBe('from-pgpass');
     expect(await pw({}, { PGPASSWORD: 'from-env' })).toBe('from-env');
     expect(await pw({ service: 'svc' }, { PGPASSWORD: 'from-env' })).toBe('from-service');
@@ -64,22 +64,20 @@ describe('connection resolution', () => {
     expect(await pw({}, { HOME: home() })).toBeNull();
   });
 
-  it('keeps password_env to the CLI and refuses bad values without echoing them', async () => {
-    await expect(resolveConnection({ password_env: 'X' }, { env: { X: 'v' }, credentials: {}, transport: 'mcp' })).rejects.toMatchObject({
-      code: 'INVALID_ARGUMENT',
-    });
+  // password_env over MCP never reaches here: the host refuses a CLI-only option (test/catalog.test.ts).
+  it('refuses password_env beside a credential record, and bad values without echoing them', async () => {
     await expect(
-      resolveConnection({ password_env: 'X' }, { env: { X: 'v' }, credentials: record({ password: 'p' }), transport: 'cli' }),
+      resolveConnection({ password_env: 'X' }, { env: { X: 'v' }, credentials: record({ password: 'p' }) }),
     ).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
-    await expect(resolveConnection({ password_env: 'UNSET_VAR' }, { env: {}, credentials: {}, transport: 'cli' })).rejects.toMatchObject({
+    await expect(resolveConnection({ password_env: 'UNSET_VAR' }, { env: {}, credentials: {} })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
-    await expect(resolveConnection({}, { env: { PGPORT: 'http' }, credentials: {}, transport: 'cli' })).rejects.toMatchObject({
+    await expect(resolveConnection({}, { env: { PGPORT: 'http' }, credentials: {} })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
-    await expect(resolveConnection({}, { env: { PGSSLMODE: 'sometimes' }, credentials: {}, transport: 'cli' })).rejects.toMatchObject({
+    await expect(resolveConnection({}, { env: { PGSSLMODE: 'sometimes' }, credentials: {} })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
   });

@@ -41,7 +41,7 @@ export interface ConnectionConfig {
   password: () => Promise<string | null>;
 }
 
-type Ctx = Pick<CommandContext, 'env' | 'credentials' | 'transport'>;
+type Ctx = Pick<CommandContext, 'env' | 'credentials'>;
 
 function invalid(message: string, hint?: string): AhError {
   return new AhError({ code: 'INVALID_ARGUMENT', message, hint, domain: 'postgres' });
@@ -70,12 +70,6 @@ export async function resolveConnection(input: ConnectionInput, ctx: Ctx): Promi
   const env = ctx.env;
   const home = env.HOME || env.USERPROFILE || null;
   const record = ctx.credentials.database?.values ?? {};
-  if (input.password_env !== undefined && ctx.transport !== 'cli') {
-    throw invalid(
-      'password_env is a CLI option',
-      'Over MCP pass a vault record id as credentials.database; the server resolves the password.',
-    );
-  }
   if (input.password_env !== undefined && ctx.credentials.database) {
     throw invalid('password_env cannot be combined with credentials.database', 'Give the password one way.');
   }
