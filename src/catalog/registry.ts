@@ -61,8 +61,8 @@ function cliOnlyProblems(input: JsonSchema): string[] {
   const problems: string[] = [];
   const required = new Set((input.required as string[] | undefined) ?? []);
   for (const [name, prop] of Object.entries((input.properties ?? {}) as Record<string, JsonSchema>)) {
-    if (!prop || prop[CLI_ONLY] === undefined) continue;
-    const hint = prop[CLI_ONLY];
+    const hint = prop?.[CLI_ONLY];
+    if (hint === undefined) continue;
     if (typeof hint !== 'string' || hint.trim() === '')
       problems.push(`input property '${name}': ${CLI_ONLY} must be a hint for MCP callers`);
     if (required.has(name) || prop.default !== undefined)

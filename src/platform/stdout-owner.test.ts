@@ -7,6 +7,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Records stderr writes in `written` instead of printing them. */
+function captureStderr(written: string[]): void {
+  vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => {
+    written.push(`err:${chunk}`);
+    return true;
+  }) as typeof process.stderr.write);
+}
+
 /** A lazy `process.stdout` like Node's: a configurable getter that counts how often it is asked. */
 function lazyStdout(written: string[]) {
   const stream = {
@@ -30,10 +38,7 @@ function lazyStdout(written: string[]) {
 describe('withStdoutOnStderr', () => {
   it('does not make process.stdout when nothing writes to it, and redirects what is written', async () => {
     const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => {
-      written.push(`err:${chunk}`);
-      return true;
-    }) as typeof process.stderr.write);
+    captureStderr(written);
     const { stream, asked } = lazyStdout(written);
     vi.resetModules();
     const { withStdoutOnStderr } = await import('./stdout-owner.js');
@@ -64,10 +69,7 @@ describe('withStdoutOnStderr', () => {
 
   it('gives stdout back when the function throws', async () => {
     const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => {
-      written.push(`err:${chunk}`);
-      return true;
-    }) as typeof process.stderr.write);
+    captureStderr(written);
     lazyStdout(written);
     vi.resetModules();
     const { withStdoutOnStderr } = await import('./stdout-owner.js');
