@@ -6,10 +6,10 @@
 // measured, not inferred. --prof writes a V8 CPU profile of every server into DIR.
 import { spawn } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AH, installPeers, median, ROOT, scratchDir } from './lib.mjs';
+import { AH, installPeers, median, processCpuMs, ROOT, scratchDir } from './lib.mjs';
 import { connectHttp, connectStdio, SLOW } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 
@@ -110,10 +110,7 @@ async function startStdio(s) {
   return { pid: c.pid, client: c.client, stop: () => c.client.close() };
 }
 
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const cpuMs = processCpuMs;
 const selfMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

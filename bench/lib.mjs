@@ -70,6 +70,12 @@ export function vmRssKiB(pid) {
   }
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms; Linux, 10 ms ticks. */
+export function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export function saveResult(name, data) {
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });

@@ -55,6 +55,7 @@ export async function throughput(call, inFlight, total, budgetMs = 5000) {
   );
   const seconds = (performance.now() - started) / 1000;
   return {
+    calls: samples.length,
     callsPerSecond: round(samples.length / seconds, 0),
     p50: round(percentile(samples, 50), 2),
     p99: round(percentile(samples, 99), 2),

@@ -5,13 +5,17 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
+import { AH, installPeers, median, processCpuMs, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
 import { connectHttp, SLOW, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
+import { connectRawHttp } from './raw-http-client.mjs';
 
 /** Calls every server makes before anything is measured (JIT warm-up, first-use work). */
 const WARM_UP_CALLS = 500;
 const ROUNDS = 7;
+/** Concurrencies measured again with the lean client, and its calls per round. */
+const LEAN_IN_FLIGHT = [8, 32];
+const LEAN_CALLS = 3000;
 
 async function start(args, env, portPattern) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -105,6 +109,34 @@ export async function run() {
       };
     }
   }
+  // The same calls from the lean client (raw-http-client.mjs), with the server's CPU per call: the
+  // SDK client spends more CPU per call than any of these servers, so at 8 and 32 in flight it
+  // sets the pace; the lean one leaves the second core to the server.
+  const lean = {};
+  for (const s of servers) lean[s.name] = await connectRawHttp(`http://127.0.0.1:${s.proc.port}/mcp`);
+  const leanCall = (s) => async () => {
+    const answer = await lean[s.name].request('tools/call', { name: s.tool, arguments: s.args });
+    if (answer.error !== undefined || answer.result?.isError) throw new Error(`${s.name}: ${JSON.stringify(answer).slice(0, 300)}`);
+  };
+  for (const s of servers) await throughput(leanCall(s), 8, WARM_UP_CALLS);
+  for (const n of LEAN_IN_FLIGHT) {
+    const rounds = Object.fromEntries(servers.map((s) => [s.name, { cps: [], cpu: [] }]));
+    for (let r = 0; r < ROUNDS; r += 1) {
+      for (const s of servers) {
+        const cpu0 = processCpuMs(s.proc.child.pid);
+        const t = await throughput(leanCall(s), n, LEAN_CALLS, 2500);
+        rounds[s.name].cps.push(t.callsPerSecond);
+        rounds[s.name].cpu.push(((processCpuMs(s.proc.child.pid) - cpu0) / t.calls) * 1000);
+      }
+    }
+    for (const s of servers) {
+      results[s.name][`lean${n}`] = {
+        callsPerSecond: median(rounds[s.name].cps),
+        serverCpuMicros: round(median(rounds[s.name].cpu), 0),
+      };
+    }
+  }
+  for (const s of servers) lean[s.name].close();
   // RSS growth: 10,000 calls spread over 8 sessions.
   for (const s of servers) {
     const sessions = [
@@ -151,8 +183,29 @@ export async function run() {
       [`calls/s at ${n} vs raw JSON-RPC floor`, round(ah / results['floor (raw JSON-RPC)'][n].callsPerSecond, 2), '(transport limit)'],
     ];
   });
+  for (const n of LEAN_IN_FLIGHT) {
+    const key = `lean${n}`;
+    ratios.push([
+      `lean client: calls/s at ${n} vs server-everything`,
+      round(results.ah[key].callsPerSecond / results['server-everything'][key].callsPerSecond, 2),
+      '(server capacity)',
+    ]);
+    ratios.push([
+      `lean client: server CPU per call at ${n}, server-everything ÷ ah`,
+      round(results['server-everything'][key].serverCpuMicros / results.ah[key].serverCpuMicros, 2),
+      '(server cost)',
+    ]);
+  }
   ratios.push(['RSS growth 1k → 10k calls', `${round((results.ah.rss10k / results.ah.rss1k - 1) * 100, 1)} %`, '<= +10 %']);
-  return `### MCP over local HTTP (${process.version}; ah: ah.file.stat, server-everything: echo, floor: read 4 KiB; ${WARM_UP_CALLS} warm-up calls, ${ROUNDS} interleaved rounds, medians)\n\n${table(['server', 'calls/s @1 (p50 / p99 ms)', '@8', '@32', 'VmRSS MiB after 1k', 'after 10k', 'growth'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}`;
+  const leanRows = servers.map(({ name }) => [
+    name,
+    ...LEAN_IN_FLIGHT.flatMap((n) => [results[name][`lean${n}`].callsPerSecond, results[name][`lean${n}`].serverCpuMicros]),
+  ]);
+  const leanTable = table(
+    ['server (lean client)', ...LEAN_IN_FLIGHT.flatMap((n) => [`calls/s @${n}`, `server CPU µs/call @${n}`])],
+    leanRows,
+  );
+  return `### MCP over local HTTP (${process.version}; ah: ah.file.stat, server-everything: echo, floor: read 4 KiB; ${WARM_UP_CALLS} warm-up calls, ${ROUNDS} interleaved rounds, medians)\n\n${table(['server', 'calls/s @1 (p50 / p99 ms)', '@8', '@32', 'VmRSS MiB after 1k', 'after 10k', 'growth'], rows)}\n\n${table(['ah ratio', 'measured', 'target'], ratios)}\n\n${leanTable}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${await run()}\n`);

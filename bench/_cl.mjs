@@ -1,0 +1,11 @@
+import { setMaxListeners } from 'node:events';
+import { connectHttp, throughput, SLOW } from './mcp-client.mjs';
+setMaxListeners(0);
+const c = await connectHttp(process.argv[2]);
+const call = () => c.callTool({ name: 'ah.file.stat', arguments: { path: '/tmp/tl/f.txt', context: { cwd: '/tmp/tl' } } }, SLOW);
+await throughput(call, 32, 2000, 20000);
+const u0 = process.cpuUsage();
+const r = await throughput(call, 32, 10000, 60000);
+const u = process.cpuUsage(u0);
+console.log(r, (u.user + u.system) / 10000, 'µs/call');
+await c.close();
