@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/tmp.js';
-import { localDirectories, parseMountInfo, underLocalMounts } from './local-directories.js';
+import { localDirectories, mayLookUpSynchronously, parseMountInfo, underLocalMounts } from './local-directories.js';
 
 /** One mountinfo line (the format of proc(5)); `extra` stands for the optional fields. */
 const line = (id: number, point: string, type: string, extra = '') =>
@@ -142,5 +142,42 @@ describe('localDirectories', () => {
     await local.learn(dir);
     expect(local.trusted(dir)).toBe(false);
     expect(state.reads).toBe(1);
+  });
+});
+
+describe('mayLookUpSynchronously', () => {
+  /** A stand-in that trusts one directory and records what it was asked to learn. */
+  function trusting(dir: string) {
+    const learned: string[] = [];
+    return {
+      learned,
+      local: {
+        trusted: (d: string) => d === dir,
+        learn: async (d: string) => {
+          learned.push(d);
+        },
+      },
+    };
+  }
+
+  it('allows an entry directly inside a trusted directory', () => {
+    const { local, learned } = trusting('/data/repo');
+    expect(mayLookUpSynchronously('/data/repo/a.txt', local)).toBe(true);
+    expect(learned).toEqual([]);
+  });
+
+  it('refuses paths that could follow a symbolic link out of the trusted directory', () => {
+    const { local } = trusting('/data/repo/link/..');
+    // `link/..` is wherever the link leads, then its parent: not the directory that was checked.
+    expect(mayLookUpSynchronously('/data/repo/link/../a.txt', local)).toBe(false);
+    const trailing = trusting('/data/repo');
+    expect(mayLookUpSynchronously('/data/repo/link/', trailing.local)).toBe(false);
+    expect(mayLookUpSynchronously('/data/repo/./a.txt', trusting('/data/repo/.').local)).toBe(false);
+  });
+
+  it('starts learning an untrusted directory and answers asynchronously for now', () => {
+    const { local, learned } = trusting('/elsewhere');
+    expect(mayLookUpSynchronously('/data/repo/a.txt', local)).toBe(false);
+    expect(learned).toEqual(['/data/repo']);
   });
 });

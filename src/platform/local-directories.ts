@@ -1,5 +1,5 @@
 /**
- * Which directories a file may be opened in synchronously, on the calling thread.
+ * Which directories a file may be opened (or lstat-ed) in synchronously, on the calling thread.
  *
  * An asynchronous open is a round trip through libuv's thread pool: the request is queued, a pool
  * thread wakes, and the event loop is woken again with the result. For a small file that round trip
@@ -16,6 +16,7 @@
  * mountinfo) no directory qualifies and every open stays asynchronous.
  */
 import { readFile, realpath } from 'node:fs/promises';
+import { dirname, normalize, sep } from 'node:path';
 
 /** How long a directory's evidence, and the mount table behind it, are trusted. */
 const TRUST_MS = 5000;
@@ -153,4 +154,18 @@ let shared: LocalDirectories | null = null;
 export function processLocalDirectories(): LocalDirectories {
   shared ??= localDirectories(readProcMounts);
   return shared;
+}
+
+/**
+ * Whether a lookup of `path` (an absolute path) may run on the calling thread now: it names an
+ * entry directly inside a trusted directory. A path that is not normalized or ends in a separator
+ * is never taken synchronously: `..` after a symbolic link, or a trailing slash after one, would
+ * lead the lookup out of the directory that was checked. Otherwise the directory's evidence is
+ * gathered in the background for a later lookup.
+ */
+export function mayLookUpSynchronously(path: string, local: LocalDirectories = processLocalDirectories()): boolean {
+  const dir = dirname(path);
+  if (local.trusted(dir)) return !path.endsWith(sep) && normalize(path) === path;
+  void local.learn(dir);
+  return false;
 }

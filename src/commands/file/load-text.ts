@@ -1,9 +1,9 @@
 /** Shared path and text loading for the file commands: symlink policy, size cap, binary refusal. */
 import { close as closeFd, closeSync, constants, fstatSync, open as openFd, openSync, read as readFd, readSync, type Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
-import { processLocalDirectories } from '../../platform/local-directories.js';
+import { mayLookUpSynchronously } from '../../platform/local-directories.js';
 import { decodeUtf8, SNIFF_BYTES } from '../../platform/text.js';
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -80,11 +80,7 @@ function openAsync(path: string, flags: number): Promise<number> {
  * gathering that knowledge for the next one.
  */
 function openFile(path: string, flags: number): number | Promise<number> {
-  const local = processLocalDirectories();
-  const dir = dirname(path);
-  if (local.trusted(dir)) return openSync(path, flags);
-  void local.learn(dir);
-  return openAsync(path, flags);
+  return mayLookUpSynchronously(path) ? openSync(path, flags) : openAsync(path, flags);
 }
 
 function readAsync(fd: number, buffer: Buffer, offset: number, length: number): Promise<number> {

@@ -1,7 +1,8 @@
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { defineCommand } from '../../catalog/descriptor.js';
+import { mayLookUpSynchronously } from '../../platform/local-directories.js';
 import { Nullable, RootObject, type Static, Type } from '../../catalog/schema.js';
 import { fsError } from './load-text.js';
 import { ENTRY_KIND, entryKind, PATH, READ_EFFECTS } from './shared.js';
@@ -37,7 +38,9 @@ export const stat = defineCommand({
     const absolute = isAbsolute(args.path) ? args.path : resolve(ctx.cwd, args.path);
     let info: Stats;
     try {
-      info = await lstat(absolute);
+      // On the calling thread where the directory is known to be local: the thread pool's round
+      // trip cost more than the lstat itself (see platform/local-directories.ts).
+      info = mayLookUpSynchronously(absolute) ? lstatSync(absolute) : await lstat(absolute);
     } catch (error) {
       throw fsError(error, args.path, 'FILE_METADATA_FAILED');
     }

@@ -172,7 +172,11 @@ export class SessionTransport implements Transport {
       this.refuse(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
       return;
     }
-    const initialize = messages.find((message) => isInitializeRequest(message)) as { params: { protocolVersion: string } } | undefined;
+    // The method is compared first: the SDK's check is a zod parse, and a failing one builds its
+    // error object (every message after the first one of a session would pay for that).
+    const initialize = messages.find(
+      (message) => (message as { method?: unknown }).method === 'initialize' && isInitializeRequest(message),
+    ) as { params: { protocolVersion: string } } | undefined;
     if (initialize !== undefined) {
       if (this.initialized) {
         this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
