@@ -110,7 +110,6 @@ async function startStdio(s) {
   return { pid: c.pid, client: c.client, stop: () => c.client.close() };
 }
 
-const cpuMs = processCpuMs;
 const selfMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -131,7 +130,7 @@ for (const s of list) {
 }
 for (let r = 0; r < Number(opts.rounds); r += 1) {
   for (const s of live) {
-    const server0 = cpuMs(s.server.pid);
+    const server0 = processCpuMs(s.server.pid);
     const client0 = selfMs();
     const started = performance.now();
     let left = calls;
@@ -142,7 +141,7 @@ for (let r = 0; r < Number(opts.rounds); r += 1) {
     );
     const ms = performance.now() - started;
     s.cps.push((calls / ms) * 1000);
-    s.server_us.push(((cpuMs(s.server.pid) - server0) / calls) * 1000);
+    s.server_us.push(((processCpuMs(s.server.pid) - server0) / calls) * 1000);
     s.client_us.push(((selfMs() - client0) / calls) * 1000);
   }
 }

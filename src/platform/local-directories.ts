@@ -12,8 +12,7 @@
  * must lie only under mounts of local disk or memory file systems, as /proc/self/mountinfo lists
  * them. The evidence is gathered in the background after an ordinary asynchronous open there, and
  * the verdict, trusted or not, expires after TRUST_MS, as does the mount table it was checked
- * against. Off Linux (no
- * mountinfo) no directory qualifies and every open stays asynchronous.
+ * against. Off Linux (no mountinfo) no directory qualifies and every open stays asynchronous.
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, normalize, sep } from 'node:path';
@@ -85,7 +84,7 @@ export function underLocalMounts(path: string, mounts: readonly Mount[]): boolea
 }
 
 export interface LocalDirectories {
-  /** True when a file directly in `dir` may be opened synchronously now. */
+  /** True when an entry directly in `dir` may be looked up synchronously now. */
   trusted(dir: string): boolean;
   /**
    * Gathers evidence for `dir` in the background (once at a time per directory). A verdict either

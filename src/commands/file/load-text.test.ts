@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pooledAndDirect } from '../../../test/helpers/local-entries.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { processLocalDirectories } from '../../platform/local-directories.js';
 import { loadText } from './load-text.js';
@@ -14,18 +14,6 @@ async function outcome(dir: string, path: string, follow: boolean): Promise<unkn
     const e = error as { code?: string; message?: string };
     return { code: e.code, message: e.message };
   }
-}
-
-/** Entries of every kind the file commands must tell apart. */
-function populate(dir: string): void {
-  writeFileSync(join(dir, 'a.txt'), 'alpha\n');
-  writeFileSync(join(dir, 'big.txt'), 'x'.repeat(2048));
-  writeFileSync(join(dir, 'bin.dat'), Buffer.from([0x61, 0, 0x62]));
-  mkdirSync(join(dir, 'sub'));
-  symlinkSync('a.txt', join(dir, 'link'));
-  symlinkSync('missing', join(dir, 'dangling'));
-  symlinkSync('loop', join(dir, 'loop'));
-  execFileSync('mkfifo', [join(dir, 'fifo')]);
 }
 
 const CASES: [string, boolean][] = [
@@ -45,17 +33,8 @@ const CASES: [string, boolean][] = [
 // other open goes through the thread pool. Both must give the same answer for every kind of entry.
 describe('loadText: a synchronous open answers as the asynchronous one does', () => {
   it.each(CASES)('%s (follow symlinks: %s)', async (name, follow) => {
-    const local = processLocalDirectories();
-    const fresh = tempDir();
-    populate(fresh);
-    // The first open in a directory is asynchronous: its trust is only learned in the background.
-    expect(local.trusted(fresh)).toBe(false);
-    const viaPool = await outcome(fresh, name, follow);
-    const known = tempDir();
-    populate(known);
-    await local.learn(known);
-    expect(local.trusted(known)).toBe(true);
-    expect(await outcome(known, name, follow)).toEqual(viaPool);
+    const { pooled, direct } = await pooledAndDirect((dir) => outcome(dir, name, follow));
+    expect(direct[1]).toEqual(pooled[1]);
   });
 
   it('reads what the file holds now, not what it held when the directory was learned', async () => {
