@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // The `ah` launcher, CommonJS on purpose (no ESM loader to start). `ah --version` alone is
-// answered here without loading the bundle. Everything else runs dist/ah.cjs, compiled with the
-// V8 code cache the build wrote next to it (dist/ah.cache) when V8 accepts it; on Node versions
+// answered here without loading the bundle. Everything else runs dist/ah.cjs, compiled with a
+// V8 code cache the build wrote next to it when V8 accepts it (dist/ah.cache for `mcp serve`,
+// dist/ah-cli.cache for every other command: V8 reads a whole cache at start); on Node versions
 // with a module compile cache the bundle is required normally and Node caches its compilation.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -20,12 +21,21 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     }
     require(bundle);
   } else {
-    runCached(bundle, writeCache);
+    runCached(bundle, writeCache, isServe(args) ? 'ah.cache' : 'ah-cli.cache');
   }
 }
 
+/**
+ * Whether the arguments start the MCP server. A wrong guess (a value that happens to read
+ * `mcp serve`) only picks the other cache: both belong to the same bundle.
+ */
+function isServe(argv) {
+  for (let i = 1; i < argv.length; i += 1) if (argv[i] === 'serve' && argv[i - 1] === 'mcp') return true;
+  return false;
+}
+
 /** Compiles and runs the bundle as the CommonJS module it is, with V8's cached data when usable. */
-function runCached(file, writeCache) {
+function runCached(file, writeCache, cacheName) {
   const fs = require('node:fs');
   const vm = require('node:vm');
   const Module = require('node:module');
@@ -38,7 +48,7 @@ function runCached(file, writeCache) {
   let cachedData;
   if (!writeCache) {
     try {
-      cachedData = fs.readFileSync(join(dirname(file), 'ah.cache'));
+      cachedData = fs.readFileSync(join(dirname(file), cacheName));
     } catch {
       cachedData = undefined;
     }

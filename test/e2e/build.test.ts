@@ -4,7 +4,7 @@
  * validation errors as a run-time compile.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -23,23 +23,29 @@ function required(stderr: string): string[] {
 }
 
 describe('built bundle', () => {
-  it('ships a code cache and one validator file per built-in schema', () => {
+  it('ships two code caches and one validator file per built-in schema', () => {
     expect(existsSync(join(DIST, 'ah.cjs'))).toBe(true);
     expect(existsSync(join(DIST, 'ah.cache'))).toBe(true);
+    expect(existsSync(join(DIST, 'ah-cli.cache'))).toBe(true);
     const schemas = new Set(
       BUILTIN_DOMAINS.flatMap((m) => m.commands.flatMap((c) => [JSON.stringify(c.inputSchema), JSON.stringify(c.outputSchema)])),
     );
     expect(readdirSync(join(DIST, 'validators')).length).toBeGreaterThanOrEqual(schemas.size);
   });
 
-  it('ships a code cache that V8 accepts for the bundle', () => {
+  it.each(['ah.cache', 'ah-cli.cache'])('ships a code cache (%s) that V8 accepts for the bundle', (name) => {
     const check = [
       "const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module');",
       `const file = ${JSON.stringify(join(DIST, 'ah.cjs'))};`,
-      `const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(${JSON.stringify(join(DIST, 'ah.cache'))}) });`,
+      `const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(${JSON.stringify(join(DIST, name))}) });`,
       'process.stdout.write(String(script.cachedDataRejected));',
     ].join('\n');
     expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('false');
+  });
+
+  it("makes the command-line cache from a one-shot command: smaller than the server's", () => {
+    // V8 reads a whole cache at every start: the server's functions would be dead weight for `ah file read`.
+    expect(statSync(join(DIST, 'ah-cli.cache')).size).toBeLessThan(statSync(join(DIST, 'ah.cache')).size);
   });
 
   it("runs the build's code-cache pass on the machine's node, not the node@22 dev dependency npm puts on PATH", () => {

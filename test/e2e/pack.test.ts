@@ -84,8 +84,16 @@ afterAll(async () => {
 });
 
 describe('the packed package installed with npm install -g', () => {
-  it('ships the launcher, the bundle, its validators, search worker and code cache, and no sources', () => {
-    for (const file of ['bin/ah.cjs', 'dist/ah.cjs', 'dist/ah.cache', 'dist/search-worker.cjs', 'dist/version.cjs', 'package.json']) {
+  it('ships the launcher, the bundle, its validators, search worker and code caches, and no sources', () => {
+    for (const file of [
+      'bin/ah.cjs',
+      'dist/ah.cjs',
+      'dist/ah.cache',
+      'dist/ah-cli.cache',
+      'dist/search-worker.cjs',
+      'dist/version.cjs',
+      'package.json',
+    ]) {
       expect(packedFiles).toContain(file);
     }
     expect(packedFiles.some((f) => f.startsWith('dist/validators/'))).toBe(true);
