@@ -5,6 +5,8 @@
  * peer answered late on a loaded machine; a late answer is a slow sample, not a failure.
  */
 export const SLOW = { timeout: 600_000 };
+/** A listTools that asks the server whatever the client's cache holds (SEP-2549 hints ignored). */
+export const FULL_LIST = { ...SLOW, cacheMode: 'bypass' };
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { percentile, round } from './lib.mjs';

@@ -227,7 +227,8 @@ describe('local HTTP: MCP sessions', () => {
     const c = await client(s.url);
     await c.listTools();
     await new Promise((r) => setTimeout(r, 900));
-    await expect(c.listTools()).rejects.toThrow();
+    // Past the client's cache (the list's ttlMs would let it answer without asking the server).
+    await expect(c.listTools(undefined, { cacheMode: 'bypass' })).rejects.toThrow();
   });
 
   it('applies the HTTP working-directory rule per command, and always for job targets', async () => {

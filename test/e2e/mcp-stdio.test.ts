@@ -1,4 +1,5 @@
 // `ah mcp serve` over real stdio with the real SDK clients (v2, and v1 for the older protocol).
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -341,6 +342,30 @@ describe('mcp serve over stdio', () => {
     await waitFor(() => changed === 2);
   });
 
+  it('marks tools/list cacheable, so the SDK client lists once and again only after list_changed', async () => {
+    const { env } = isolatedEnv();
+    const s = await server([], { env });
+    const listed: unknown[] = [];
+    const send = s.transport.send.bind(s.transport);
+    s.transport.send = (message) => {
+      if ('method' in message && message.method === 'tools/list') listed.push(message);
+      return send(message);
+    };
+    let changed = 0;
+    s.client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changed += 1;
+    });
+    const first = await s.client.listTools();
+    const again = await s.client.listTools();
+    expect(again.tools.map((t) => t.name)).toEqual(first.tools.map((t) => t.name));
+    expect(listed).toHaveLength(1);
+    await s.client.callTool({ name: 'ah.plugins.disable', arguments: { domain: 'git' } });
+    await waitFor(() => changed === 1);
+    const after = await s.client.listTools();
+    expect(listed).toHaveLength(2);
+    expect(after.tools.some((t) => t.name.startsWith('ah.git.'))).toBe(false);
+  });
+
   it('follows plugins.json changed by another process: list_changed, refusal, and back', async () => {
     const { env } = isolatedEnv();
     const s = await server([], { env });
@@ -409,13 +434,71 @@ describe('mcp serve lifecycle', () => {
     const init = await peer.initialize();
     expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'aihelper' } });
     peer.send({ id: 1, method: 'tools/list' });
-    await peer.response(1);
+    // Caching hints (SEP-2549): reusable for TOOLS_LIST_TTL_MS, the same for every caller.
+    expect((await peer.response(1)).result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
     const started = Date.now();
     peer.closeStdin();
     expect(await peer.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(peer.badLines).toEqual([]);
   });
+
+  it('delivers every answer written before stdin EOF to a reader that is slow to read', async () => {
+    // All requests and the EOF arrive at once; the client reads nothing for a while, so the
+    // tools/list answer (hundreds of KB) is still queued for the pipe when shutdown begins.
+    const child = spawn(process.execPath, [AH_BIN, 'mcp', 'serve'], { env: isolatedEnv().env, stdio: ['pipe', 'pipe', 'pipe'] });
+    open.push({ close: () => void child.kill('SIGKILL') });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    child.stdout.pause();
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean);
+    const answers = lines.map((line) => JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1]?.result?.tools?.length).toBeGreaterThan(20);
+  });
+
+  it('gives up on a client that never reads its answers when the shutdown budget ends', async () => {
+    const child = spawn(process.execPath, [AH_BIN, 'mcp', 'serve'], { env: isolatedEnv().env, stdio: ['pipe', 'pipe', 'pipe'] });
+    open.push({ close: () => void child.kill('SIGKILL') });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    // stdout is never read: the tools/list answer can never leave.
+    child.stdout.pause();
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const started = Date.now();
+    child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    expect(await exited).toBe(1);
+    expect(Date.now() - started).toBeLessThan(9000);
+    expect(stderr).toContain('MCP_SHUTDOWN_TIMEOUT');
+    expect(stderr).toContain('answers to the client still unsent or unread after stdin-eof');
+  }, 15_000);
 
   it('exits 0 on SIGTERM while a call runs, killing the child', async () => {
     const dir = tempDir();

@@ -92,7 +92,12 @@ export class Lifecycle {
         new AhError({
           code: 'MCP_SHUTDOWN_TIMEOUT',
           message: `shutdown did not finish within ${this.budgetMs} ms`,
-          cause: `${this.executor.active} handler(s) still running after ${trigger}`,
+          // With no handler left, what did not finish is the protocol's draining (answers owed to
+          // the client, or a client that does not read them).
+          cause:
+            this.executor.active > 0
+              ? `${this.executor.active} handler(s) still running after ${trigger}`
+              : `answers to the client still unsent or unread after ${trigger}`,
           operation: 'mcp.serve',
         }),
         trigger,

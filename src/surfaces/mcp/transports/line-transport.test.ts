@@ -114,16 +114,43 @@ describe('LineTransport writes', () => {
     expect(closed).toEqual(['output-error']);
   });
 
-  it('still writes replies sent before the wire closed, and refuses later ones', async () => {
+  it('keeps answering after stdin ends, and refuses replies only once closed', async () => {
     const out = recorder();
     const { t, input, closed } = transport(out.output);
     await t.start();
     const before = t.send(reply(1));
     input.end();
     await before;
-    expect(out.writes.join('')).toContain('"id":1');
     await new Promise((r) => setImmediate(r));
     expect(closed).toEqual(['stdin-eof']);
-    await expect(t.send(reply(2))).rejects.toThrow('closed');
+    // The end of the input is not the end of the wire: answers still owed go out.
+    await t.send(reply(2));
+    expect(out.writes.join('')).toContain('"id":1');
+    expect(out.writes.join('')).toContain('"id":2');
+    await t.close();
+    expect(closed).toEqual(['stdin-eof']);
+    await expect(t.send(reply(3))).rejects.toThrow('closed');
+  });
+
+  it('answered() waits for every request read, except those the client cancelled', async () => {
+    const out = recorder();
+    const { t, input } = transport(out.output);
+    await t.start();
+    const request = (id: number | string) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
+    input.write(request(1) + request('1') + request(2));
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } })}\n`);
+    input.end();
+    await new Promise((r) => setImmediate(r));
+    let done = false;
+    const answered = t.answered().then(() => {
+      done = true;
+    });
+    await t.send(reply(1));
+    await new Promise((r) => setImmediate(r));
+    // 1 and "1" are different requests: the string one is still owed.
+    expect(done).toBe(false);
+    await t.send({ jsonrpc: '2.0', id: '1', result: {} });
+    await answered;
+    expect(done).toBe(true);
   });
 });

@@ -5,7 +5,9 @@
  * request's id when one is readable) and logged instead of being dropped; a line over the cap is
  * answered and skipped with a bounded buffer instead of closing the transport; results
  * serialized ahead (the tools/list result, large tool results: serialized.ts) are written as
- * they are; and the replies of one turn of the event loop leave in one write.
+ * they are; the replies of one turn of the event loop leave in one write; and the end of stdin
+ * ends only the input: every request read before it is still answered (see `answered`), and the
+ * output stays open until the owner closes the transport.
  */
 import { type JSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
@@ -47,11 +49,19 @@ function leadingId(prefix: string): string | number | null {
   }
 }
 
+/** A request id as a set key: 1 and "1" are different ids. */
+function requestKey(id: unknown): string {
+  return typeof id === 'string' ? `s${id}` : `n${String(id)}`;
+}
+
 export interface LineTransportOptions {
   input: NodeJS.ReadableStream & { pause(): unknown; readableEnded?: boolean; destroyed?: boolean };
   output: NodeJS.WritableStream;
   log: EventLog;
-  /** Called once when the transport closes, whatever closed it (EOF, error, the SDK). */
+  /**
+   * Called once, on the first of: the end of stdin ('stdin-eof': the output stays open for the
+   * answers still owed), a failed output, or the owner closing the transport.
+   */
   onClosed: (reason: 'stdin-eof' | 'output-error' | 'transport-close') => void;
   maxLineBytes?: number;
 }
@@ -120,7 +130,13 @@ export class LineTransport implements Transport {
   /** Inside an oversized line: bytes are dropped until its newline. */
   private skipping = false;
   private started = false;
+  /** No more input is read (stdin ended, or the owner stopped it). */
+  private inputEnded = false;
   private closed = false;
+  private notified = false;
+  /** Requests read and not answered yet (requestKey of their ids), and who waits for none to be left. */
+  private readonly unanswered = new Set<string>();
+  private answerWaiters: (() => void)[] = [];
   /** Pieces of the lines waiting for the end of this turn of the event loop (see flush), in order. */
   private outbox: (string | Buffer)[] = [];
   private batch: Promise<void> | undefined;
@@ -226,7 +242,35 @@ export class LineTransport implements Transport {
       else logTransportFailure(this.options.log, { transport: 'stdio', ...failure });
       return;
     }
+    if ('method' in message) {
+      if ('id' in message) this.unanswered.add(requestKey(message.id));
+      // The SDK sends no answer to a request its client cancelled.
+      else if (message.method === 'notifications/cancelled')
+        this.settle((message.params as { requestId?: unknown } | undefined)?.requestId);
+    }
     this.onmessage?.(message);
+  }
+
+  /** A request's answer is on its way (or will never be owed): it no longer holds `answered`. */
+  private settle(id: unknown): void {
+    if (!this.unanswered.delete(requestKey(id)) || this.unanswered.size > 0) return;
+    this.releaseAnswerWaiters();
+  }
+
+  private releaseAnswerWaiters(): void {
+    const waiting = this.answerWaiters;
+    this.answerWaiters = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /**
+   * Resolves once every request read so far has been answered (its answer handed to `send`) or
+   * cancelled by the client, or the transport has closed. With the input ended, this is the
+   * moment nothing more is owed to the client.
+   */
+  answered(): Promise<void> {
+    if (this.unanswered.size === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.answerWaiters.push(resolve));
   }
 
   private reply(
@@ -251,12 +295,34 @@ export class LineTransport implements Transport {
   };
 
   private readonly onEnd = () => {
-    this.shut('stdin-eof');
+    this.endInput();
+    this.notify('stdin-eof');
   };
+
+  private notify(reason: 'stdin-eof' | 'output-error' | 'transport-close'): void {
+    if (this.notified) return;
+    this.notified = true;
+    this.options.onClosed(reason);
+  }
+
+  /** Stops reading stdin; the requests already read are still answered. */
+  endInput(): void {
+    if (this.inputEnded) return;
+    this.inputEnded = true;
+    const { input } = this.options;
+    input.off('data', this.onData);
+    input.off('error', this.onInputError);
+    input.off('end', this.onEnd);
+    input.off('close', this.onEnd);
+    if (input.listenerCount('data') === 0) input.pause();
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio transport is closed'));
     const response = message as { result?: unknown; id?: unknown };
+    if ('id' in message && !('method' in message)) this.settle(response.id);
     const raw = response.result === undefined ? undefined : preserializedResult(response.result);
     // Results serialized ahead go out as they are: the same text as JSON.stringify of
     // {result, jsonrpc, id}, without stringifying the tool list or a large result again.
@@ -308,21 +374,15 @@ export class LineTransport implements Transport {
     this.shut('transport-close');
   }
 
-  private shut(reason: 'stdin-eof' | 'output-error' | 'transport-close'): void {
+  private shut(reason: 'output-error' | 'transport-close'): void {
     if (this.closed) return;
     // Replies already sent still leave, as they did before the wire closed.
     this.flush();
     this.closed = true;
-    const { input } = this.options;
-    input.off('data', this.onData);
-    input.off('error', this.onInputError);
-    input.off('end', this.onEnd);
-    input.off('close', this.onEnd);
-    if (input.listenerCount('data') === 0) input.pause();
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.endInput();
+    this.releaseAnswerWaiters();
     this.onclose?.();
     // A closed wire leaves nobody to answer: the process shuts down rather than staying deaf.
-    this.options.onClosed(reason);
+    this.notify(reason);
   }
 }

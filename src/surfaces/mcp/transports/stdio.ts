@@ -16,6 +16,21 @@ function parentGone(originalParent: number): boolean {
   return process.ppid !== originalParent || !pidAlive(originalParent);
 }
 
+const FLUSH_POLL_MS = 5;
+
+/**
+ * Resolves once every byte written to `output` has been handed to fd 1, or the output has failed.
+ * A pipe whose reader is slow keeps the rest queued in the process (the kernel holds 64 KiB):
+ * exiting then loses it, as a 330 KB tools/list answered just before stdin EOF once lost all but
+ * its first 64 KiB. `output` passes its bytes on to process.stdout (claimStdout), so both count.
+ */
+async function outputFlushed(output: NodeJS.WritableStream): Promise<void> {
+  const streams = [output, process.stdout] as Array<{ writableLength?: number; destroyed?: boolean }>;
+  while (streams.every((s) => s.destroyed !== true) && streams.some((s) => (s.writableLength ?? 0) > 0)) {
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_POLL_MS));
+  }
+}
+
 /** `output` is the only writer that reaches fd 1 (platform/stdout-claim.ts claimStdout). */
 export async function serveStdio(core: McpCore, lifecycle: Lifecycle, output: NodeJS.WritableStream): Promise<void> {
   const servers = new Set<ReturnType<typeof createServer>>();
@@ -46,7 +61,13 @@ export async function serveStdio(core: McpCore, lifecycle: Lifecycle, output: No
   });
   lifecycle.onShutdown(async () => {
     unsubscribe();
+    // Protocol draining, inside the lifecycle's one budget: no new requests are read, the ones
+    // already read get their answers (calls cancelled by the shutdown answer at once), the
+    // connection closes, and the answers leave the process before it exits.
+    transport.endInput();
+    await transport.answered();
     await handle.close();
+    await outputFlushed(output);
   });
   // The SDK's stdio transport may not end the process on EOF by itself; make it explicit.
   process.stdin.once('end', () => void lifecycle.shutdown('stdin-eof'));
