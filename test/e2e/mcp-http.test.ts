@@ -311,6 +311,29 @@ describe('local HTTP: MCP sessions', () => {
     await waitFor(() => seen.every((n) => n >= 1));
   });
 
+  it.each([
+    ['2025-11-25 session', undefined],
+    ['2026-07-28', '2026-07-28' as const],
+  ])('answers a call in flight when SIGTERM cancels it, then exits 0 (%s)', async (_, protocol) => {
+    const s = await server();
+    const c = await client(s.url, protocol);
+    const dir = tempDir();
+    const marker = join(dir, 'started');
+    const call = c.callTool({
+      name: 'ah.run.check',
+      arguments: {
+        command: [process.execPath, '-e', `require("fs").writeFileSync(${JSON.stringify(marker)}, ""); setTimeout(()=>{}, 60000)`],
+        context: { cwd: dir },
+      },
+    });
+    await waitFor(() => existsSync(marker));
+    s.child.kill('SIGTERM');
+    // The answer arrives on the call's own stream before the session closes.
+    const result = (await call) as Result;
+    expect(result._meta?.['dev.aihelper/diagnostic']).toMatchObject({ code: 'EXECUTION_CANCELLED' });
+    expect(await s.exited).toBe(0);
+  });
+
   it('exits 0 on SIGTERM while jobs run, killing their process trees', async () => {
     const s = await server();
     const c = await client(s.url);

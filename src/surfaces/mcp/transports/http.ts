@@ -63,6 +63,17 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
     modern.notify.toolsChanged();
   });
   const shutdownState = { accepted: false };
+  // MCP POSTs still being answered. Shutdown closes admission at once (draining) but lets these
+  // finish, calls it cancels answering at once, before sessions and connections close: a client
+  // gets its EXECUTION_CANCELLED answer instead of a stream that just ends.
+  let draining = false;
+  let answering = 0;
+  const idleWaiters: (() => void)[] = [];
+  const answered = () => {
+    answering -= 1;
+    if (answering === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+  const allAnswered = () => (answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
   let boundPort = options.port;
   const secretsSetup = createSecretsRoute({ vault: () => core.catalog.vault, port: () => boundPort });
 
@@ -71,8 +82,14 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
       methodNotAllowed(res, 'GET, POST, DELETE');
       return;
     }
+    if (draining) {
+      sendJson(res, 503, { jsonrpc: '2.0', error: { code: -32000, message: 'server is shutting down' }, id: null });
+      return;
+    }
     let parsed: unknown;
     if (req.method === 'POST') {
+      answering += 1;
+      res.once('close', answered);
       let body: Buffer;
       try {
         body = await readBody(req);
@@ -213,7 +230,9 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
 
   lifecycle.onShutdown(async () => {
     unsubscribe();
+    draining = true;
     server.close();
+    await allAnswered();
     await Promise.all([sessions.closeAll(), modern.close().catch(() => undefined)]);
     server.closeAllConnections();
   });
