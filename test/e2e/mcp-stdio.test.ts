@@ -1,5 +1,5 @@
 // `ah mcp serve` over real stdio with the real SDK clients (v2, and v1 for the older protocol).
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -428,6 +428,29 @@ describe('mcp serve over stdio', () => {
   });
 });
 
+/**
+ * `ah mcp serve` handed initialize, initialized and tools/list (ids 1 and 2) and the end of stdin
+ * all at once, with its stdout not read until the test resumes it.
+ */
+function batchThenEof(): { child: ChildProcessWithoutNullStreams; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [AH_BIN, 'mcp', 'serve'], { env: isolatedEnv().env, stdio: ['pipe', 'pipe', 'pipe'] });
+  open.push({ close: () => void child.kill('SIGKILL') });
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  child.stdout.pause();
+  const requests = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  return { child, exited };
+}
+
 describe('mcp serve lifecycle', () => {
   it('exits 0 on stdin EOF, keeping stdout pure JSON-RPC', async () => {
     const peer = raw(['mcp', 'serve']);
@@ -446,21 +469,7 @@ describe('mcp serve lifecycle', () => {
   it('delivers every answer written before stdin EOF to a reader that is slow to read', async () => {
     // All requests and the EOF arrive at once; the client reads nothing for a while, so the
     // tools/list answer (hundreds of KB) is still queued for the pipe when shutdown begins.
-    const child = spawn(process.execPath, [AH_BIN, 'mcp', 'serve'], { env: isolatedEnv().env, stdio: ['pipe', 'pipe', 'pipe'] });
-    open.push({ close: () => void child.kill('SIGKILL') });
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    child.stdout.pause();
-    const requests = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    ];
-    child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const { child, exited } = batchThenEof();
     await new Promise((resolve) => setTimeout(resolve, 800));
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -473,27 +482,13 @@ describe('mcp serve lifecycle', () => {
   });
 
   it('gives up on a client that never reads its answers when the shutdown budget ends', async () => {
-    const child = spawn(process.execPath, [AH_BIN, 'mcp', 'serve'], { env: isolatedEnv().env, stdio: ['pipe', 'pipe', 'pipe'] });
-    open.push({ close: () => void child.kill('SIGKILL') });
+    const started = Date.now();
+    // stdout is never read: the tools/list answer can never leave.
+    const { child, exited } = batchThenEof();
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    // stdout is never read: the tools/list answer can never leave.
-    child.stdout.pause();
-    const requests = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    ];
-    const started = Date.now();
-    child.stdin.end(`${requests.map((r) => JSON.stringify(r)).join('\n')}\n`);
     expect(await exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(9000);
     expect(stderr).toContain('MCP_SHUTDOWN_TIMEOUT');
