@@ -458,7 +458,7 @@ describe('mcp serve lifecycle', () => {
     expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'aihelper' } });
     peer.send({ id: 1, method: 'tools/list' });
     // Caching hints (SEP-2549): reusable for TOOLS_LIST_TTL_MS, the same for every caller.
-    expect((await peer.response(1)).result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' });
+    expect((await peer.response(1)).result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     const started = Date.now();
     peer.closeStdin();
     expect(await peer.exited).toBe(0);

@@ -23,12 +23,13 @@ export function requestIdFor(id: string | number): string {
  * 2026-07-28, SEP-2549, which the SDK v2 client honours on every connection). The list changes
  * only when the plugin settings do, and then every session gets notifications/tools/list_changed,
  * which drops the cached copy at once; the TTL bounds how stale a client that misses that
- * notification (HTTP without its GET stream) can be. The list is the same for every caller of
- * this process: public.
+ * notification (HTTP without its GET stream) can be. The scope is private: the list is the same
+ * for every caller of this process, but it follows this user's own plugin files and settings, so
+ * a cache shared between users (a store keyed by server name and version) must not hand it on.
  */
 export const TOOLS_LIST_TTL_MS = 60_000;
 
-type ListResult = { tools: unknown[]; ttlMs: number; cacheScope: 'public' };
+type ListResult = { tools: unknown[]; ttlMs: number; cacheScope: 'private' };
 
 /** The tools/list result of a tool list (one per catalog revision), serialised once. */
 const listResults = new WeakMap<ToolList, ListResult>();
@@ -37,7 +38,7 @@ function listResult(core: McpCore): ListResult {
   const list = toolList(core.catalog.snapshot());
   let result = listResults.get(list);
   if (!result) {
-    result = { tools: list.tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' };
+    result = { tools: list.tools, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' };
     listResults.set(list, result);
     // Kept as bytes: the list's prose is not all ASCII, and encoding its ~350 KB to UTF-8 again
     // for every tools/list cost ~1.4 ms of server CPU on Node 20.
