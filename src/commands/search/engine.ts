@@ -8,6 +8,7 @@
 import type { Env } from '../../platform/paths.js';
 import { displayPath } from './display-path.js';
 import { compileGlobs } from './globs.js';
+import { prefilterFor } from './prefilter.js';
 import type { Root } from './roots.js';
 import { type ContextLine, type FileResult, type ScanSpec, type ScanState, scanFile } from './scan.js';
 import {
@@ -133,7 +134,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
   const spec = job.spec;
   // Files mode reads no contents: no needles, no regex.
   const literals = job.mode === 'files' ? null : spec.literal !== null ? [spec.literal] : (spec.required ?? null);
-  const needles = literals === null || literals.length === 0 ? null : literals.map((l) => Buffer.from(l, 'utf8'));
+  const holdsLiteral = literals === null || literals.length === 0 ? null : prefilterFor(literals.map((l) => Buffer.from(l, 'utf8')));
   const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
   const layers = new Map<number, Layer[]>();
   const layersOf = (group: number): Layer[] => {
@@ -165,7 +166,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
             continue;
           }
           fileSpec.maxHits = spec.maxHits - result.hits;
-          const outcome: FileResult = scanFile(fileSpec, path, state, needles, re);
+          const outcome: FileResult = scanFile(fileSpec, path, state, holdsLiteral, re);
           if (outcome === 'b') result.binary += 1;
           else if (outcome === 'l') result.large += 1;
           else if (outcome !== 'n' && outcome !== 'g') {

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { createSpec, requiredLiterals } from './matcher.js';
+import { prefilterFor } from './prefilter.js';
 import { type ScanSpec, type ScanState, scanFile } from './scan.js';
 
 /** Each file's result, with the spec's required literals as the byte prefilter (as engine.ts does). */
 function scanEach(spec: ScanSpec, paths: readonly string[], state: ScanState) {
-  const needles = spec.required ? spec.required.map((l) => Buffer.from(l, 'utf8')) : null;
+  const holdsLiteral = spec.required ? prefilterFor(spec.required.map((l) => Buffer.from(l, 'utf8'))) : null;
   const re = new RegExp(spec.source, spec.flags);
-  return paths.map((path) => scanFile(spec, path, state, needles, re));
+  return paths.map((path) => scanFile(spec, path, state, holdsLiteral, re));
 }
 
 describe('requiredLiterals', () => {

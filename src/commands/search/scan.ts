@@ -5,6 +5,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeUtf8 } from '../../platform/text.js';
+import type { Prefilter } from './prefilter.js';
 
 /** What to look for; plain data so it can be posted to a worker. */
 export interface ScanSpec {
@@ -201,12 +202,12 @@ function findHits(text: string, literal: string | null, re: RegExp | null, max: 
 }
 
 /** Reads, sniffs and searches one file. */
-export function scanFile(spec: ScanSpec, path: string, state: ScanState, needles: readonly Buffer[] | null, re: RegExp | null): FileResult {
+export function scanFile(spec: ScanSpec, path: string, state: ScanState, holdsLiteral: Prefilter | null, re: RegExp | null): FileResult {
   const bytes = readWhole(path, spec.maxBytes, state);
   if (bytes === 'l' || bytes === 'g') return bytes;
   if (!sniffText(bytes)) return 'b';
   // Files that cannot contain the literal are never decoded.
-  if (needles !== null && !needles.some((needle) => bytes.indexOf(needle) !== -1)) {
+  if (holdsLiteral !== null && !holdsLiteral(bytes)) {
     // A regex's required literal: still classify as decodeUtf8 would ('b' when not UTF-8).
     if (re !== null && !isAscii(bytes) && !isUtf8(bytes)) return 'b';
     return 'n';
