@@ -35,7 +35,11 @@ export function sharedRun(literals: readonly Buffer[]): Buffer | null {
 
 /** Whether `bytes` holds `literal` starting at `at`. */
 function holdsAt(bytes: Buffer, literal: Buffer, at: number): boolean {
-  return at >= 0 && at + literal.length <= bytes.length && bytes.compare(literal, 0, literal.length, at, at + literal.length) === 0;
+  const end = at + literal.length;
+  if (at < 0 || end > bytes.length) return false;
+  // Most places fail on the literal's last byte; Buffer.compare checks its offsets on every call.
+  if (bytes[end - 1] !== literal[literal.length - 1]) return false;
+  return bytes.compare(literal, 0, literal.length, at, end) === 0;
 }
 
 /** The test for `literals` (at least one). */
