@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
-import { excludesSetting, ruleManager } from './walk.js';
+import { excludesSetting, holdsNoPattern, ruleManager } from './walk.js';
 
 describe('excludesSetting', () => {
   it('reads the last core.excludesFile, unquoted, and nothing from other sections', () => {
@@ -10,6 +10,22 @@ describe('excludesSetting', () => {
       '/two x',
     );
     expect(excludesSetting('[user]\n\tname = me\n')).toBeNull();
+  });
+});
+
+describe('holdsNoPattern', () => {
+  it('is true only for text of blank lines and comments', () => {
+    // What git init writes to .git/info/exclude.
+    expect(holdsNoPattern("# git ls-files --others --exclude-from=.git/info/exclude\n# Lines that start with '#' are comments.\n")).toBe(
+      true,
+    );
+    expect(holdsNoPattern('')).toBe(true);
+    expect(holdsNoPattern('\r\n   \n\t\n')).toBe(true);
+    expect(holdsNoPattern('# comment\n*.log\n')).toBe(false);
+    // An escaped hash and a pattern after leading spaces are patterns.
+    expect(holdsNoPattern('\\#file\n')).toBe(false);
+    expect(holdsNoPattern('  # not a comment\n')).toBe(false);
+    expect(holdsNoPattern('!keep\n')).toBe(false);
   });
 });
 

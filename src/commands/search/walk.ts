@@ -102,6 +102,16 @@ function globalExcludes(env: Readonly<Record<string, string | undefined>>): stri
   return xdg ? join(xdg, 'git', 'ignore') : null;
 }
 
+/**
+ * Whether an ignore file's text holds no pattern: only blank lines and comments (git writes
+ * .git/info/exclude that way in every repository). Such a layer can never decide anything, and
+ * testing every entry of the walk against it costs a path slice and a call per entry.
+ */
+export function holdsNoPattern(text: string): boolean {
+  for (const line of text.split('\n')) if (line.trim() !== '' && !line.startsWith('#')) return false;
+  return true;
+}
+
 /** A layer from an ignore file's text. */
 export function makeLayer(base: string, text: string): Layer {
   return { base, text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
@@ -113,7 +123,7 @@ function directoryLayers(dir: string, names: ReadonlySet<string>, inRepo: boolea
   for (const name of IGNORE_FILES) {
     if (!names.has(name) || (name === '.gitignore' && !inRepo)) continue;
     const text = readText(join(dir, name));
-    if (text !== null) layers.push(makeLayer(dir, text));
+    if (text !== null && !holdsNoPattern(text)) layers.push(makeLayer(dir, text));
   }
   return layers;
 }
@@ -129,9 +139,9 @@ export function inheritedLayers(root: string, env: Readonly<Record<string, strin
   if (repoRoot) {
     const globalPath = globalExcludes(env);
     const globalText = globalPath ? readText(globalPath) : null;
-    if (globalText !== null) layers.push(makeLayer(repoRoot, globalText));
+    if (globalText !== null && !holdsNoPattern(globalText)) layers.push(makeLayer(repoRoot, globalText));
     const exclude = readText(join(repoRoot, '.git', 'info', 'exclude'));
-    if (exclude !== null) layers.push(makeLayer(repoRoot, exclude));
+    if (exclude !== null && !holdsNoPattern(exclude)) layers.push(makeLayer(repoRoot, exclude));
   }
   const parents: string[] = [];
   for (let current = dirname(root); current !== root; current = dirname(current)) {
