@@ -117,13 +117,18 @@ export function makeLayer(base: string, text: string): Layer {
   return { base, text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
 }
 
+/** Adds the layer of the ignore file at `path`, anchored at `base`, when it is readable and holds a pattern. */
+function addFileLayer(layers: Layer[], base: string, path: string | null): void {
+  const text = path === null ? null : readText(path);
+  if (text !== null && !holdsNoPattern(text)) layers.push(makeLayer(base, text));
+}
+
 /** The layers of the ignore files among `names` in `dir`. */
 function directoryLayers(dir: string, names: ReadonlySet<string>, inRepo: boolean): Layer[] {
   const layers: Layer[] = [];
   for (const name of IGNORE_FILES) {
     if (!names.has(name) || (name === '.gitignore' && !inRepo)) continue;
-    const text = readText(join(dir, name));
-    if (text !== null && !holdsNoPattern(text)) layers.push(makeLayer(dir, text));
+    addFileLayer(layers, dir, join(dir, name));
   }
   return layers;
 }
@@ -137,11 +142,8 @@ export function inheritedLayers(root: string, env: Readonly<Record<string, strin
   const repoRoot = repoRootOf(root);
   const layers: Layer[] = [];
   if (repoRoot) {
-    const globalPath = globalExcludes(env);
-    const globalText = globalPath ? readText(globalPath) : null;
-    if (globalText !== null && !holdsNoPattern(globalText)) layers.push(makeLayer(repoRoot, globalText));
-    const exclude = readText(join(repoRoot, '.git', 'info', 'exclude'));
-    if (exclude !== null && !holdsNoPattern(exclude)) layers.push(makeLayer(repoRoot, exclude));
+    addFileLayer(layers, repoRoot, globalExcludes(env));
+    addFileLayer(layers, repoRoot, join(repoRoot, '.git', 'info', 'exclude'));
   }
   const parents: string[] = [];
   for (let current = dirname(root); current !== root; current = dirname(current)) {
