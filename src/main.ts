@@ -3,18 +3,18 @@
  * The only module besides platform/paths.ts that reads process.env. Maps every failure to an exit code.
  */
 import { defineCatalog } from './catalog/registry.js';
-import { BUILTIN_DOMAINS } from './commands/index.js';
 import { createEventLog } from './logging/events.js';
 import { type EventLog, NULL_LOG } from './logging/types.js';
 import { configRoot, type Env, pluginSettingsPath } from './platform/paths.js';
 import { withStdoutOnStderr } from './platform/stdout-owner.js';
-import { BUNDLED_PLUGINS } from './plugins/bundled/index.js';
 import { loadBundledPlugins, loadExternalPlugins } from './plugins/loader.js';
 import { readPluginSettings } from './plugins/settings.js';
 import { LiveCatalog } from './runtime/live-catalog.js';
 import { captureMasterKey } from './secrets/keys.js';
 import { createVault } from './secrets/vault.js';
 import { CliSession, runCli } from './surfaces/cli/dispatch.js';
+import { domainWord } from './surfaces/cli/route.js';
+import { BUILTIN_LOADERS, BUNDLED_LOADERS, SHIPPED_NAMES, soleDomain } from './shipped-domains.js';
 import { printError } from './surfaces/cli/errors.js';
 import { err } from './surfaces/cli/render.js';
 import { VERSION } from './version.js';
@@ -29,17 +29,23 @@ const session = new CliSession(process.argv.slice(2), env, started);
 
 /**
  * Built-in domains, the bundled plugins (through the plugin contract) and external plugin modules
- * (an external module replaces a shipped domain of the same name).
+ * (an external module replaces a shipped domain of the same name). A CLI call that names one
+ * shipped domain loads only that one (shipped-domains.ts); everything else loads them all.
  */
 async function loadCatalog(configDir: string, log: EventLog): Promise<LiveCatalog> {
-  const bundled = loadBundledPlugins(BUNDLED_PLUGINS);
-  const shipped = [...BUILTIN_DOMAINS, ...bundled.modules];
   // A plugin that prints at import time must not put bytes before an MCP reply or into --json output.
-  const external = await withStdoutOnStderr(() =>
-    loadExternalPlugins(
-      configDir,
-      shipped.map((m) => m.domain),
-    ),
+  const external = await withStdoutOnStderr(() => loadExternalPlugins(configDir, SHIPPED_NAMES));
+  const overridden = new Set(external.modules.map((m) => m.domain));
+  const sole = soleDomain(domainWord(session.argv));
+  const wanted = (domain: string) => !overridden.has(domain) && (sole === null || domain === sole);
+  const bundledLoaders = BUNDLED_LOADERS.filter((l) => wanted(l.domain));
+  const [builtins, bundledExports] = await Promise.all([
+    Promise.all(BUILTIN_LOADERS.filter((l) => wanted(l.domain)).map((l) => l.load())),
+    Promise.all(bundledLoaders.map((l) => l.load())),
+  ]);
+  const bundled = loadBundledPlugins(
+    bundledExports,
+    bundledLoaders.map((l) => l.domain),
   );
   for (const warning of [...bundled.warnings, ...external.warnings]) {
     if (!session.wantsQuiet) err(`ah: warning: ${warning.message}`);
@@ -49,8 +55,7 @@ async function loadCatalog(configDir: string, log: EventLog): Promise<LiveCatalo
       diagnostic: { code: warning.code, message: warning.message, cause: warning.cause, exit_code_hint: 0 },
     });
   }
-  const overridden = new Set(external.modules.map((m) => m.domain));
-  const modules = [...shipped.filter((m) => !overridden.has(m.domain)), ...external.modules];
+  const modules = [...builtins, ...bundled.modules, ...external.modules];
   // Plugin modules were checked by the loader (external examples included); built-in examples are
   // checked by the catalog tests, not at every start.
   const definition = defineCatalog(modules, { verifyExamples: () => false, checked: (m) => m.source !== 'builtin' });

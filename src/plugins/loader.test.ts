@@ -159,4 +159,13 @@ describe('loadBundledPlugins', () => {
     expect(warnings[1]?.message).toContain("outside the 'other' domain");
     expect(warnings[2]?.message).toContain('reserved host domain');
   });
+
+  it('names a skipped module by the domain its shipped list gives, when given', async () => {
+    const good = await bundledExports('webby');
+    const { warnings } = loadBundledPlugins([good, { default: 42 }], ['webby', 'broken']);
+    expect(warnings.map((w) => w.message)).toEqual([
+      "skipped bundled plugin 'broken': the module exports no domain object (default export or `domain`)",
+    ]);
+    expect(loadBundledPlugins([{ default: 42 }]).warnings[0]?.message).toMatch(/^skipped bundled plugin #1: /);
+  });
 });

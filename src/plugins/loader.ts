@@ -61,7 +61,11 @@ export function checkPluginModule(
  * The plugins that ship with ah (`exports` as each module's file would export them). A bundled
  * module that fails the contract is a build defect: it is skipped with a warning like any other.
  */
-export function loadBundledPlugins(bundled: readonly PluginModuleExports[]): { modules: DomainModule[]; warnings: PluginWarning[] } {
+export function loadBundledPlugins(
+  bundled: readonly PluginModuleExports[],
+  /** Each module's domain as the shipped list names it (for warnings; by position when absent). */
+  names?: readonly string[],
+): { modules: DomainModule[]; warnings: PluginWarning[] } {
   const modules: DomainModule[] = [];
   const warnings: PluginWarning[] = [];
   for (const [index, exports] of bundled.entries()) {
@@ -73,7 +77,7 @@ export function loadBundledPlugins(bundled: readonly PluginModuleExports[]): { m
     } else {
       warnings.push({
         code: 'PLUGIN_METADATA_INVALID',
-        message: `skipped bundled plugin #${index + 1}: ${checked.message}`,
+        message: `skipped bundled plugin ${names?.[index] !== undefined ? `'${names[index]}'` : `#${index + 1}`}: ${checked.message}`,
         cause: checked.cause,
       });
     }

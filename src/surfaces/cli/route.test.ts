@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { route } from './route.js';
+import { domainWord, route } from './route.js';
 
 const table = {
   domains: new Map<string, string[]>([
@@ -44,5 +44,21 @@ describe('route', () => {
     expect(route(['file'], table)).toMatchObject({ kind: 'domain', domain: 'file' });
     expect(route([], table)).toMatchObject({ kind: 'root' });
     expect(route(['help', 'file', 'read'], table)).toMatchObject({ kind: 'command', id: 'file.read' });
+  });
+});
+
+describe('domainWord', () => {
+  it('is the first word after the global options, values included', () => {
+    expect(domainWord(['--json', '--cwd', 'search', 'file', 'read', 'x'])).toBe('file');
+    expect(domainWord(['--limit=3', 'git', 'status'])).toBe('git');
+    expect(domainWord(['search', 'text', 'needle'])).toBe('search');
+  });
+
+  it('is undefined with no word, after --, or when the options are wrong (route reports those)', () => {
+    expect(domainWord([])).toBeUndefined();
+    expect(domainWord(['--json'])).toBeUndefined();
+    expect(domainWord(['--', 'file'])).toBeUndefined();
+    expect(domainWord(['--no-such-option', 'file'])).toBeUndefined();
+    expect(domainWord(['--limit', 'zero', 'file'])).toBeUndefined();
   });
 });

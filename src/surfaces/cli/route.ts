@@ -13,10 +13,9 @@ interface RouteTable {
   domains: ReadonlyMap<string, readonly string[]>;
 }
 
-export function route(args: readonly string[], table: RouteTable): Route {
-  const globals = emptyGlobals();
+/** The first word after the global options (the domain an argv names) and the index past it. */
+function leadingWord(args: readonly string[], globals: Globals): { domain: string | undefined; i: number } {
   let i = 0;
-  let domain: string | undefined;
   while (i < args.length) {
     const token = args[i] as string;
     if (token === '--') break;
@@ -32,10 +31,26 @@ export function route(args: readonly string[], table: RouteTable): Route {
         hint: "Run 'ah --help' to see the global options.",
       });
     }
-    domain = token;
-    i += 1;
-    break;
+    return { domain: token, i: i + 1 };
   }
+  return { domain: undefined, i };
+}
+
+/**
+ * The domain word of an argv, read before the catalog exists (to load only what the call needs);
+ * undefined when there is none or the options are wrong (route reports that with the full catalog).
+ */
+export function domainWord(args: readonly string[]): string | undefined {
+  try {
+    return leadingWord(args, emptyGlobals()).domain;
+  } catch {
+    return undefined;
+  }
+}
+
+export function route(args: readonly string[], table: RouteTable): Route {
+  const globals = emptyGlobals();
+  const { domain, i } = leadingWord(args, globals);
   if (domain === 'help') {
     // `ah help [domain [command…]]` is `ah … --help`.
     globals.help = true;
