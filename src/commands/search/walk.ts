@@ -27,6 +27,8 @@ export type PathTest = (path: string, mode: 'regex') => { ignored: boolean; unig
 /** One ignore file's rules, anchored at the directory that holds it; `text` rebuilds it on another thread. */
 export interface Layer {
   base: string;
+  /** `base` with a trailing separator: the start of every path the layer's rules can judge. */
+  prefix: string;
   text: string;
   rules: { test: PathTest };
 }
@@ -114,7 +116,7 @@ export function holdsNoPattern(text: string): boolean {
 
 /** A layer from an ignore file's text. */
 export function makeLayer(base: string, text: string): Layer {
-  return { base, text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
+  return { base, prefix: base.endsWith(sep) ? base : base + sep, text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
 }
 
 /** Adds the layer of the ignore file at `path`, anchored at `base`, when it is readable and holds a pattern. */
@@ -158,8 +160,7 @@ export function inheritedLayers(root: string, env: Readonly<Record<string, strin
 /** Whether the layers ignore a path: the last layer with a verdict on it decides. */
 function isIgnored(layers: readonly Layer[], absolute: string, isDir: boolean): boolean {
   let ignored = false;
-  for (const { base, rules } of layers) {
-    const prefix = base.endsWith(sep) ? base : base + sep;
+  for (const { base, prefix, rules } of layers) {
     const rel = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : relative(base, absolute);
     if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
     const result = rules.test((sep === '/' ? rel : rel.split(sep).join('/')) + (isDir ? '/' : ''), 'regex');
@@ -187,9 +188,14 @@ export function listDirectory(
   } catch {
     return null;
   }
-  const names = new Set<string>();
-  for (const e of entries) if (e.name === '.gitignore' || e.name === '.ignore' || e.name === '.rgignore') names.add(e.name);
-  const own = names.size === 0 ? [] : directoryLayers(dir, names, scope.inRepo);
+  // Most directories hold no ignore file: no set for them.
+  let names: Set<string> | null = null;
+  for (const e of entries) {
+    if (e.name !== '.gitignore' && e.name !== '.ignore' && e.name !== '.rgignore') continue;
+    names ??= new Set();
+    names.add(e.name);
+  }
+  const own = names === null ? [] : directoryLayers(dir, names, scope.inRepo);
   const active = own.length > 0 ? [...layers, ...own] : layers;
   const items: WalkItem[] = [];
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
