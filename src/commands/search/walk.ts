@@ -8,6 +8,7 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore from 'ignore';
+import { dirPrefix } from './display-path.js';
 
 const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'] as const;
 
@@ -116,7 +117,7 @@ export function holdsNoPattern(text: string): boolean {
 
 /** A layer from an ignore file's text. */
 export function makeLayer(base: string, text: string): Layer {
-  return { base, prefix: base.endsWith(sep) ? base : base + sep, text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
+  return { base, prefix: dirPrefix(base), text, rules: ruleManager(ignore({ allowRelativePaths: true }).add(text)) };
 }
 
 /** Adds the layer of the ignore file at `path`, anchored at `base`, when it is readable and holds a pattern. */
@@ -198,7 +199,7 @@ export function listDirectory(
   const own = names === null ? [] : directoryLayers(dir, names, scope.inRepo);
   const active = own.length > 0 ? [...layers, ...own] : layers;
   const items: WalkItem[] = [];
-  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  const prefix = dirPrefix(dir);
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const absolute = prefix + entry.name;
