@@ -1,5 +1,5 @@
 // Shared helpers for the benchmarks: timing, percentiles, peers installed into a temp dir.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -86,4 +86,24 @@ export function table(headers, rows) {
   const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
   for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
   return lines.join('\n');
+}
+
+/**
+ * Starts `node ...args` and resolves once its stdout or stderr shows the port it listens on (the
+ * first group of `portPattern`); `stop` kills it.
+ */
+export async function startListening(args, env, portPattern) {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (c) => {
+      text += c.toString();
+      const m = portPattern.exec(text);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', (code) => reject(new Error(`exited ${code}: ${text}`)));
+  });
+  return { child, port, stop: () => child.kill('SIGKILL') };
 }

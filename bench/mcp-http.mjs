@@ -1,11 +1,10 @@
 // MCP over local Streamable HTTP against server-everything (echo) and the SDK floor: latency and
 // calls/s at 1, 8 and 32 in flight (after a common warm-up, in rounds that alternate the servers,
 // medians over the rounds), and VmRSS after 1,000 and 10,000 calls over 8 sessions.
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, processCpuMs, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
+import { AH, installPeers, median, processCpuMs, ROOT, round, saveResult, scratchDir, startListening, table, vmRssKiB } from './lib.mjs';
 import { connectHttp, SLOW, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 import { connectRawHttp } from './raw-http-client.mjs';
@@ -16,22 +15,6 @@ const ROUNDS = 7;
 /** Concurrencies measured again with the lean client, and its calls per round. */
 const LEAN_IN_FLIGHT = [8, 32];
 const LEAN_CALLS = 3000;
-
-async function start(args, env, portPattern) {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (c) => {
-      text += c.toString();
-      const m = portPattern.exec(text);
-      if (m) resolve(Number(m[1]));
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('close', (code) => reject(new Error(`exited ${code}: ${text}`)));
-  });
-  return { child, port, stop: () => child.kill('SIGKILL') };
-}
 
 function freePortEnv(port) {
   return { PORT: String(port) };
@@ -47,13 +30,13 @@ export async function run() {
   const servers = [
     {
       name: 'ah',
-      proc: await start([AH, 'mcp', 'serve', '--transport', 'http', '--port', '0'], env, /127\.0\.0\.1:(\d+)\/mcp/),
+      proc: await startListening([AH, 'mcp', 'serve', '--transport', 'http', '--port', '0'], env, /127\.0\.0\.1:(\d+)\/mcp/),
       tool: 'ah.file.stat',
       args: { path: join(dir, 'four-k.txt'), context: { cwd: dir } },
     },
     {
       name: 'server-everything',
-      proc: await start(
+      proc: await startListening(
         [
           '--import',
           join(ROOT, 'bench', 'loopback-only.mjs'),
@@ -68,19 +51,19 @@ export async function run() {
     },
     {
       name: 'floor',
-      proc: await start([join(ROOT, 'bench', 'floor-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
+      proc: await startListening([join(ROOT, 'bench', 'floor-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
       tool: 'read',
       args: { path: join(dir, 'four-k.txt') },
     },
     {
       name: 'floor (SDK v1)',
-      proc: await start([join(ROOT, 'bench', 'floor-v1-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
+      proc: await startListening([join(ROOT, 'bench', 'floor-v1-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
       tool: 'read',
       args: { path: join(dir, 'four-k.txt') },
     },
     {
       name: 'floor (raw JSON-RPC)',
-      proc: await start([join(ROOT, 'bench', 'floor-raw-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
+      proc: await startListening([join(ROOT, 'bench', 'floor-raw-server.mjs'), '--http', '0'], env, /floor listening on (\d+)/),
       tool: 'read',
       args: { path: join(dir, 'four-k.txt') },
     },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { AH, median, ROOT, round, saveResult, table, timeCommand } from './lib.mjs';
+import { AH, median, ROOT, round, saveResult, startListening, table, timeCommand } from './lib.mjs';
 
 const PATTERNS = [
   { name: 'literal', ah: ['createRequire'], rg: ['-F', 'createRequire'], grep: ['-F', 'createRequire'] },
@@ -23,6 +23,9 @@ const CLI_TARGET = 1.3;
 const IN_PROCESS_TARGET = 1.5;
 const AH_START = 'ah start (search files, empty dir)';
 const WHAT_IF = 'what-if: node + rg --json';
+/** Issue 19's other what-if: the CLI's search done by a warm ah process (bench/thin-call.cjs). */
+const WARM_SERVER = 'what-if: node + running ah server';
+const THIN_CALL = join(ROOT, 'bench', 'thin-call.cjs');
 
 /**
  * The ripgrep engine issue 19 asks about, as the least it would cost from a cold Node process: start
@@ -112,6 +115,16 @@ async function measure(rgPath, scratch, rounds) {
   const text = await loadSearch(scratch);
   const empty = join(scratch, 'empty');
   mkdirSync(empty);
+  // One server for the warm-server what-if, with the CLI's configuration; warm after round 0.
+  const server = await startListening([AH, 'mcp', 'serve', '--transport', 'http', '--port', '0'], env, /127\.0\.0\.1:(\d+)\/mcp/);
+  try {
+    return await measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl: `http://127.0.0.1:${server.port}/mcp` });
+  } finally {
+    server.stop();
+  }
+}
+
+async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }) {
   const result = { rounds, trees: [] };
   const sections = [];
   for (const [index, tree] of trees(scratch).entries()) {
@@ -132,6 +145,8 @@ async function measure(rgPath, scratch, rounds) {
         [AH_START]: () => ({ ...timeCommand(process.execPath, [AH, '--json', 'search', 'files', 'x', empty], { env }), count: '-' }),
         [WHAT_IF]: () =>
           timeCommand(process.execPath, ['-e', WHAT_IF_SCRIPT, rgPath, tree.path, p.ah[0], p.ah.includes('--regex') ? 'regex' : 'literal']),
+        [WARM_SERVER]: () =>
+          timeCommand(process.execPath, [THIN_CALL, mcpUrl, tree.path, p.ah[0], p.ah.includes('--regex') ? 'regex' : 'literal']),
         [FLOOR_ROW]: () => ({ ...timeCommand(process.execPath, [FLOOR, searched.list, 'createRequire']), count: '-' }),
         [WALK_FLOOR_ROW]: () => ({ ...timeCommand(process.execPath, [FLOOR, searched.list, 'createRequire', tree.path]), count: '-' }),
         'grep -rn': () => timeCommand('grep', ['-rn', ...p.grep, tree.path], { allowFailure: true }),
@@ -146,7 +161,7 @@ async function measure(rgPath, scratch, rounds) {
           if (i === 0)
             counts[name] =
               count ??
-              (name === 'ah' || name === WHAT_IF
+              (name === 'ah' || name === WHAT_IF || name === WARM_SERVER
                 ? JSON.parse(stdout.toString()).match_count
                 : stdout.toString().split('\n').filter(Boolean).length);
         }
@@ -183,15 +198,20 @@ async function measure(rgPath, scratch, rounds) {
         walking_bound_ratio_vs_node_floor: round(walkingBound / floor, 2),
         rg_engine_estimate_ms: round(rgEngine, 1),
         rg_engine_estimate_ratio_vs_node_floor: round(rgEngine / floor, 2),
+        warm_server_ratio_vs_node_floor: round(median(samples[WARM_SERVER]) / floor, 2),
         counts,
-        counts_equal: counts.ah === counts.rg && counts['ah in-process'] === counts.rg && counts[WHAT_IF] === counts.rg,
+        counts_equal:
+          counts.ah === counts.rg &&
+          counts['ah in-process'] === counts.rg &&
+          counts[WHAT_IF] === counts.rg &&
+          counts[WARM_SERVER] === counts.rg,
       };
     }
     result.trees.push(entry);
     const met = (ok) => (ok ? 'met' : 'NOT met');
     const summary = PATTERNS.map((p) => {
       const r = entry.patterns[p.name];
-      return `- ${p.name}: CLI **${r.cli_ratio_vs_node_floor}× the Node floor** (target <= ${CLI_TARGET}×: ${met(r.cli_target_met)}); in-process **${r.in_process_ratio_vs_rg}× rg** (target <= ${IN_PROCESS_TARGET}×: ${met(r.in_process_target_met)}); CLI ${r.ratio_vs_rg}× rg, Node floor ${r.floor_ratio_vs_rg}× rg; ah's start alone ${r.ah_start_ratio_vs_node_floor}× the Node floor; the least a walking CLI with ah's start can take (walk floor + ah start − bare node start) ${r.walking_bound_ratio_vs_node_floor}× the Node floor; ah on a ripgrep engine (what-if + ah start − bare node start) ~${r.rg_engine_estimate_ratio_vs_node_floor}× the Node floor; match counts ${r.counts_equal ? 'equal' : `DIFFER (ah ${r.counts.ah}, rg ${r.counts.rg})`}`;
+      return `- ${p.name}: CLI **${r.cli_ratio_vs_node_floor}× the Node floor** (target <= ${CLI_TARGET}×: ${met(r.cli_target_met)}); in-process **${r.in_process_ratio_vs_rg}× rg** (target <= ${IN_PROCESS_TARGET}×: ${met(r.in_process_target_met)}); CLI ${r.ratio_vs_rg}× rg, Node floor ${r.floor_ratio_vs_rg}× rg; ah's start alone ${r.ah_start_ratio_vs_node_floor}× the Node floor; the least a walking CLI with ah's start can take (walk floor + ah start − bare node start) ${r.walking_bound_ratio_vs_node_floor}× the Node floor; ah on a ripgrep engine (what-if + ah start − bare node start) ~${r.rg_engine_estimate_ratio_vs_node_floor}× the Node floor; the search done by a running ah server for a cold Node client (what-if) ${r.warm_server_ratio_vs_node_floor}× the Node floor; match counts ${r.counts_equal ? 'equal' : `DIFFER (ah ${r.counts.ah}, rg ${r.counts.rg})`}`;
     }).join('\n');
     const mb = round(searched.bytes / 1e6, 0);
     sections.push(
@@ -202,7 +222,7 @@ async function measure(rgPath, scratch, rounds) {
   result.event_loop_p99_ms = delay;
   result.load_average = loadAverage();
   saveResult('search', result);
-  return `${sections.join('\n\n')}\n\nEvent-loop delay p99 while four searches run in one process: **${delay} ms** (target < 50 ms).\n\`ah\` is the CLI (process start-up and catalog load included), \`ah in-process\` the same call inside a running process (as over MCP). The Node floor is a bare Node start plus the read floor: one Node process that only opens, reads and closes the files ripgrep searched, from a list made beforehand, with one indexOf of the literal per file (\`bench/read-floor.cjs\`); its column counts nothing. The walk floor is the same process listing first, one readdir each, every directory from the tree's root down to each listed file, which any searcher that walks instead of reading a ready list must also do. \`bare node start\` (\`node -e 0\`) is the start-up share of both floors; \`ah start\` is the same for ah (a \`search files\` in an empty directory). \`what-if: node + rg --json\` is a cold Node process that runs ripgrep with --json and turns its matches into search.text's records in walk order (the least a ripgrep engine would cost; it is not ah's contract: see the README). grep counts differ: it ignores .gitignore and hidden-file rules and searches binary and large files.`;
+  return `${sections.join('\n\n')}\n\nEvent-loop delay p99 while four searches run in one process: **${delay} ms** (target < 50 ms).\n\`ah\` is the CLI (process start-up and catalog load included), \`ah in-process\` the same call inside a running process (as over MCP). The Node floor is a bare Node start plus the read floor: one Node process that only opens, reads and closes the files ripgrep searched, from a list made beforehand, with one indexOf of the literal per file (\`bench/read-floor.cjs\`); its column counts nothing. The walk floor is the same process listing first, one readdir each, every directory from the tree's root down to each listed file, which any searcher that walks instead of reading a ready list must also do. \`bare node start\` (\`node -e 0\`) is the start-up share of both floors; \`ah start\` is the same for ah (a \`search files\` in an empty directory). \`what-if: node + rg --json\` is a cold Node process that runs ripgrep with --json and turns its matches into search.text's records in walk order (the least a ripgrep engine would cost; it is not ah's contract: see the README). \`what-if: node + running ah server\` is a cold Node process (\`bench/thin-call.cjs\`) that has an \`ah mcp serve --transport http\` started before the rounds do the same search.text over loopback and prints its result: what a CLI served by a warm ah process would cost, without ah's own start-up. grep counts differ: it ignores .gitignore and hidden-file rules and searches binary and large files.`;
 }
 
 /** The machine's load average (1, 5, 15 minutes): every number here depends on it. */
