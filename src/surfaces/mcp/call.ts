@@ -71,7 +71,6 @@ export async function callTool(core: McpCore, name: string, rawArgs: unknown, me
       log: { parameters: args, requestId: meta.requestId, tool: name },
     },
   );
-  if (outcome.ok)
-    return successResult(outcome.data, meta.requestId, outcome.render, outcome.notices, outcome.content, core.transport === 'stdio');
+  if (outcome.ok) return successResult(outcome.data, meta.requestId, outcome.render, outcome.notices, outcome.content);
   return errorResult(outcome.error, { operation: commandId });
 }

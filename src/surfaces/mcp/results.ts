@@ -51,13 +51,11 @@ export function successResult(
   render?: () => string | undefined,
   notices?: readonly Notice[],
   content?: readonly ToolContent[],
-  /** Whether the transport writes from serialized.ts (stdio); others would only hold the text. */
-  preserialize = false,
 ): ToolResult {
   // A command that builds its own content (an image, a resource) replaces the JSON text block.
-  // On stdio the JSON is built in pieces the transport encodes as they are (serialized.ts); the
-  // text block holds their concatenation, which nothing on that path needs to flatten.
-  const pieces = content ? undefined : preserialize ? jsonPieces(data) : [JSON.stringify(data)];
+  // The JSON is built in pieces the transports encode as they are (serialized.ts); the text block
+  // holds their concatenation, which nothing on that path needs to flatten.
+  const pieces = content ? undefined : jsonPieces(data);
   const json = pieces === undefined ? undefined : joinAsRope(pieces);
   const execution: Record<string, unknown> = { request_id: requestId };
   const text = json !== undefined && json.length >= MAX_RENDERED_JSON_CHARS ? undefined : smallRendering(data, render?.());
@@ -66,8 +64,9 @@ export function successResult(
   const meta = { [EXECUTION_META]: execution };
   if (json === undefined) return { content: [...(content ?? [])], structuredContent: data, _meta: meta };
   const result = { content: [{ type: 'text' as const, text: json }], structuredContent: data, _meta: meta };
-  // The data's JSON is already at hand: the stdio wire need not serialize the data a second time.
-  if (preserialize && json.length >= PRESERIALIZE_MIN_CHARS) rememberLargeResult(result, () => toolResultBytes(pieces as string[], meta));
+  // The data's JSON is already at hand: the wire need not serialize the data a second time.
+  if (pieces !== undefined && json !== undefined && json.length >= PRESERIALIZE_MIN_CHARS)
+    rememberLargeResult(result, () => toolResultBytes(pieces, meta));
   return result;
 }
 

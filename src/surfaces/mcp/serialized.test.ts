@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { successResult } from './results.js';
-import { jsonPieces, preserializedResult, toolResultBytes } from './serialized.js';
+import { jsonPieces, messagePieces, piecesByteLength, preserializedResult, rememberSerialized, toolResultBytes } from './serialized.js';
 
 const text = (pieces: readonly (string | Buffer)[]) =>
   Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString('utf8');
@@ -74,8 +74,8 @@ describe('large tool results written from their own JSON', () => {
     expect(jsonPieces({ content: 'y'.repeat(cut) })).toHaveLength(1);
   });
 
-  it('matches the SDK copy of a large stdio result by its text block, once', () => {
-    const result = successResult(awkwardData(), 'mcp:n:7:e:7', undefined, undefined, undefined, true);
+  it('matches the SDK copy of a large result by its text block, once', () => {
+    const result = successResult(awkwardData(), 'mcp:n:7:e:7');
     const sent = copied(result);
     const pieces = preserializedResult(sent);
     expect(pieces).toBeDefined();
@@ -84,14 +84,36 @@ describe('large tool results written from their own JSON', () => {
     expect(preserializedResult(copied(result))).toBeUndefined();
   });
 
-  it('is not used when the copy differs, for small results, or off stdio', () => {
-    const changed = successResult(awkwardData(), 'mcp:n:8:e:8', undefined, undefined, undefined, true);
+  it('is not used when the copy differs, or for small results', () => {
+    const changed = successResult(awkwardData(), 'mcp:n:8:e:8');
     const sent = copied(changed);
     (sent.structuredContent as Record<string, unknown>).extra = true;
     expect(preserializedResult(sent)).toBeUndefined();
-    const small = successResult({ command: 'x.small' }, 'mcp:n:9:e:9', undefined, undefined, undefined, true);
+    const small = successResult({ command: 'x.small' }, 'mcp:n:9:e:9');
     expect(preserializedResult(copied(small))).toBeUndefined();
-    const http = successResult(awkwardData(), 'mcp:n:10:e:10');
-    expect(preserializedResult(copied(http))).toBeUndefined();
+  });
+});
+
+describe('messagePieces', () => {
+  it('is JSON.stringify for a message without a remembered result', () => {
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    expect(messagePieces(request)).toEqual([JSON.stringify(request)]);
+    const answer = { jsonrpc: '2.0', id: 'a', result: { tools: [] } };
+    expect(messagePieces(answer)).toEqual([JSON.stringify(answer)]);
+  });
+
+  it('writes a remembered result from its bytes, with the id as given (number or string)', () => {
+    const result = { tools: [{ name: 'ah.x', description: 'caf\u00e9 "x"' }], ttlMs: 60000 };
+    rememberSerialized(result, [Buffer.from(JSON.stringify(result), 'utf8')]);
+    for (const id of [7, 'req-7']) {
+      const pieces = messagePieces({ jsonrpc: '2.0', id, result });
+      expect(pieces.length).toBeGreaterThan(1);
+      expect(JSON.parse(text(pieces))).toEqual({ jsonrpc: '2.0', id, result });
+      expect(piecesByteLength(pieces)).toBe(Buffer.byteLength(text(pieces)));
+    }
+  });
+
+  it('counts UTF-8 bytes of strings and the length of buffers', () => {
+    expect(piecesByteLength(['\u00e9', Buffer.from('ab'), '\u{1F600}'])).toBe(2 + 2 + 4);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Results whose JSON text is known (or cheaply built) before the stdio transport writes them: the
+ * Results whose JSON text is known (or cheaply built) before a transport writes them: the
  * tools/list result, and large tool results whose text block already is the JSON of their
- * structured content. The transport asks here before it serializes a result itself.
+ * structured content. The stdio and HTTP transports ask here (messagePieces) before they
+ * serialize a message themselves.
  *
  * The SDK validates every tools/call result and hands the transport the parsed copy, not the
  * object the handler returned, so a large tool result is found by its text block (the same
@@ -35,8 +36,8 @@ export function rememberSerialized(result: object, pieces: Pieces): void {
 
 /**
  * A large tool result whose text block is the JSON of its structured content. The pieces are
- * built only when the stdio transport writes it; a transport that never asks (a cancelled call)
- * leaves it to be dropped, oldest first, past the bound.
+ * built only when a transport writes it; a result never written (a cancelled call) is dropped,
+ * oldest first, past the bound.
  */
 export function rememberLargeResult(result: ToolResultShape, pieces: () => Pieces): void {
   const text = result.content[0]?.text as string;
@@ -172,4 +173,25 @@ export function preserializedResult(result: unknown): Pieces | undefined {
   large.delete(text);
   largeChars -= text.length;
   return sameResult(result as Record<string, unknown>, entry.result) ? entry.pieces() : undefined;
+}
+
+/**
+ * A JSON-RPC message's JSON text in pieces: a response whose result is remembered here goes out
+ * from those pieces (the same text as JSON.stringify of {result, jsonrpc, id}, without
+ * stringifying the tool list or a large result again); any other message is one JSON.stringify.
+ * A large result is taken by its first lookup: a second write of it (an SSE replay) serializes.
+ */
+export function messagePieces(message: object): Pieces {
+  const response = message as { result?: unknown; id?: unknown };
+  const raw = response.result === undefined ? undefined : preserializedResult(response.result);
+  if (raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string'))
+    return ['{"result":', ...raw, `,"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}`];
+  return [JSON.stringify(message)];
+}
+
+/** The UTF-8 length of pieces, as written. */
+export function piecesByteLength(pieces: Pieces): number {
+  let bytes = 0;
+  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
+  return bytes;
 }

@@ -12,7 +12,7 @@
 import { type JSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type Transport } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
 import type { EventLog } from '../../../logging/types.js';
-import { preserializedResult } from '../serialized.js';
+import { messagePieces } from '../serialized.js';
 import { parseMessage } from './json-rpc.js';
 import {
   type ErrorReply,
@@ -323,12 +323,8 @@ export class LineTransport implements Transport {
     if (this.closed) return Promise.reject(new Error('the stdio transport is closed'));
     const response = message as { result?: unknown; id?: unknown };
     if ('id' in message && !('method' in message)) this.settle(response.id);
-    const raw = response.result === undefined ? undefined : preserializedResult(response.result);
-    // Results serialized ahead go out as they are: the same text as JSON.stringify of
-    // {result, jsonrpc, id}, without stringifying the tool list or a large result again.
-    if (raw !== undefined && (typeof response.id === 'number' || typeof response.id === 'string'))
-      this.outbox.push('{"result":', ...raw, `,"jsonrpc":"2.0","id":${JSON.stringify(response.id)}}\n`);
-    else this.outbox.push(JSON.stringify(message), '\n');
+    // Results serialized ahead go out as they are (serialized.ts).
+    this.outbox.push(...messagePieces(message), '\n');
     if (this.batch === undefined) {
       this.batch = new Promise<void>((resolve, reject) => {
         this.settleBatch = { resolve, reject };

@@ -5,6 +5,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../../../test/helpers/http.js';
+import { successResult } from '../results.js';
 import { BoundedEventStore } from './event-store.js';
 import { SessionTransport } from './session-transport.js';
 
@@ -15,7 +16,16 @@ afterEach(async () => {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** One session: tool `tick` sends `notes` progress notifications, then answers. */
+/** A result large enough to be written from its pieces (serialized.ts), with text JSON must escape. */
+function bigData(n: number): Record<string, unknown> {
+  const line = 'caf\u00e9 "quoted" back\\slash tab\t \u{1F600} end\n';
+  return { command: 'x.big', n, content: line.repeat(3000), rows: Array.from({ length: 600 }, (_, i) => ({ i, s: `row ${i} \u00fc` })) };
+}
+
+/**
+ * One session: tool `tick` sends `notes` progress notifications, then answers; tool `big` does the
+ * same with a large result.
+ */
 async function start(): Promise<{ port: number; headers: Record<string, string> }> {
   const mcp = new Server({ name: 't', version: '1' }, { capabilities: { tools: {} } });
   mcp.setRequestHandler('tools/list', async () => ({ tools: [] }));
@@ -24,6 +34,7 @@ async function start(): Promise<{ port: number; headers: Record<string, string> 
     for (let n = 1; n <= notes; n += 1) {
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: 'p', progress: n } });
     }
+    if (request.params.name === 'big') return successResult(bigData(notes), `r${notes}`) as never;
     return { content: [{ type: 'text', text: `done after ${notes}` }] };
   });
   const transport = new SessionTransport({
@@ -66,13 +77,20 @@ async function start(): Promise<{ port: number; headers: Record<string, string> 
   return { port, headers };
 }
 
-const call = (id: number, notes: number) =>
+const call = (id: number, notes: number, name = 'tick') =>
   JSON.stringify({
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
-    params: { name: 'tick', arguments: { notes }, _meta: { progressToken: 'p' } },
+    params: { name, arguments: { notes }, _meta: { progressToken: 'p' } },
   });
+
+/** What a large result must read as on the wire, whichever way it was written. */
+const bigAnswer = (id: number, notes: number) => ({
+  jsonrpc: '2.0',
+  id,
+  result: JSON.parse(JSON.stringify(successResult(bigData(notes), `r${notes}`))),
+});
 
 function events(body: string): { id?: string; data: string }[] {
   return body
@@ -114,5 +132,32 @@ describe('SessionTransport', () => {
       .map((e) => (JSON.parse(e.data) as { id?: number }).id)
       .filter((id) => id !== undefined);
     expect(ids.sort()).toEqual([3, 4]);
+  });
+
+  it('writes large results from their pieces: one JSON body, an SSE event and a batch read as the same JSON', async () => {
+    const { port, headers } = await start();
+    const json = await rawRequest(port, { method: 'POST', path: '/mcp', headers, body: call(5, 0, 'big') });
+    expect(json.headers['content-type']).toBe('application/json');
+    // The declared length is the body's byte length (multi-byte text included): the body parses whole.
+    expect(Number(json.headers['content-length'])).toBe(Buffer.byteLength(json.body));
+    expect(json.json()).toEqual(bigAnswer(5, 0));
+    // Written from the pieces (result first), not by JSON.stringify of the SDK's message (jsonrpc first).
+    expect(json.body.startsWith('{"result":{"content":[{"type":"text","text":"{')).toBe(true);
+
+    const sse = await rawRequest(port, { method: 'POST', path: '/mcp', headers, body: call(6, 1, 'big') });
+    expect(sse.headers['content-type']).toBe('text/event-stream');
+    const answer = events(sse.body)
+      .slice(1)
+      .map((e) => JSON.parse(e.data) as { id?: number })
+      .find((m) => m.id === 6);
+    expect(answer).toEqual(bigAnswer(6, 1));
+    expect(sse.body).toContain('data: {"result":{"content":[{"type":"text","text":"{');
+
+    const batch = JSON.stringify([JSON.parse(call(7, 0, 'big')), JSON.parse(call(8, 0))]);
+    const both = await rawRequest(port, { method: 'POST', path: '/mcp', headers, body: batch });
+    expect(both.headers['content-type']).toBe('application/json');
+    const answers = both.json() as { id: number }[];
+    expect(answers.find((a) => a.id === 7)).toEqual(bigAnswer(7, 0));
+    expect(answers.find((a) => a.id === 8)).toMatchObject({ result: { content: [{ text: 'done after 0' }] } });
   });
 });

@@ -24,6 +24,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { messagePieces, piecesByteLength } from '../serialized.js';
 import type { BoundedEventStore } from './event-store.js';
 import { parseMessage } from './json-rpc.js';
 
@@ -75,8 +76,22 @@ function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: 
   return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
 }
 
-function sseEvent(message: JSONRPCMessage, eventId: string | undefined): string {
-  return `event: message\n${eventId === undefined ? '' : `id: ${eventId}\n`}data: ${JSON.stringify(message)}\n\n`;
+type Pieces = readonly (string | Buffer)[];
+
+/** One SSE event: the message's JSON from serialized.ts (a large result is not stringified again). */
+function sseEvent(message: JSONRPCMessage, eventId: string | undefined): Pieces {
+  return [`event: message\n${eventId === undefined ? '' : `id: ${eventId}\n`}data: `, ...messagePieces(message), '\n\n'];
+}
+
+/** Writes pieces as one write to the socket (corked), without joining them into one copy first. */
+function writePieces(res: ServerResponse, pieces: Pieces): void {
+  if (pieces.length === 1) {
+    res.write(pieces[0] as string | Buffer);
+    return;
+  }
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.uncork();
 }
 
 export class SessionTransport implements Transport {
@@ -270,7 +285,7 @@ export class SessionTransport implements Transport {
       if (response) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
       const eventId = this.options.eventStore.store(STANDALONE, message);
       const standalone = this.streams.get(STANDALONE);
-      if (standalone?.res && !standalone.replayed?.has(eventId)) standalone.res.write(sseEvent(message, eventId));
+      if (standalone?.res && !standalone.replayed?.has(eventId)) writePieces(standalone.res, sseEvent(message, eventId));
       return;
     }
     const stream = this.streamOfRequest.get(requestId);
@@ -292,21 +307,26 @@ export class SessionTransport implements Transport {
 
   private writeEvent(stream: Stream, message: JSONRPCMessage): void {
     const eventId = this.options.eventStore.store(stream.id, message);
-    if (stream.res && !stream.replayed?.has(eventId)) stream.res.write(sseEvent(message, eventId));
+    if (stream.res && !stream.replayed?.has(eventId)) writePieces(stream.res, sseEvent(message, eventId));
   }
 
   private answerJson(stream: Stream): void {
-    const responses = stream.requestIds.map((id) => stream.responses.get(id));
-    const text = JSON.stringify(responses.length === 1 ? responses[0] : responses);
     const res = stream.res;
+    const responses = stream.requestIds.map((id) => stream.responses.get(id) as JSONRPCMessage);
     this.finish(stream);
     if (res === undefined || res.writableEnded) return;
+    const answers = responses.map((response) => messagePieces(response));
+    // One answer is its JSON; a batch is the array of them.
+    const body: Pieces =
+      answers.length === 1 ? (answers[0] as Pieces) : ['[', ...answers.flatMap((a, i) => (i === 0 ? a : [',', ...a])), ']'];
     res.writeHead(200, {
       'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
+      'content-length': String(piecesByteLength(body)),
       'mcp-session-id': this.sessionId as string,
     });
-    res.end(text);
+    res.cork();
+    for (const piece of body) res.write(piece);
+    res.end();
   }
 
   /** Every request of the stream is answered: it is forgotten and its connection ends. */
@@ -373,7 +393,7 @@ export class SessionTransport implements Transport {
     const replayed = new Set<string>();
     for (const [eventId, message] of store.after(lastEventId)) {
       replayed.add(eventId);
-      res.write(sseEvent(message, eventId));
+      writePieces(res, sseEvent(message, eventId));
     }
     const live = streamId === STANDALONE ? this.standalone(res) : this.streams.get(streamId);
     if (live === undefined || this.closed) {
