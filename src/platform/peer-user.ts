@@ -5,12 +5,13 @@
  *
  * Linux: the kernel lists every TCP socket of the network namespace with its owner's uid in
  * /proc/net/tcp (IPv4) and /proc/net/tcp6. The client's socket is the row whose local address is
- * the connection's remote end and whose remote address is our end. One read per connection.
+ * the connection's remote end and whose remote address is our end. One pass over the tables
+ * answers for every connection waiting at the time.
  * Other platforms: no check is possible without a native addon (Windows would need
  * GetExtendedTcpTable and the owning process's token; macOS has no per-socket owner API for TCP
  * without libproc), so the answer there is 'unchecked'.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { isIPv4, type Socket } from 'node:net';
 import { endianness } from 'node:os';
 
@@ -69,81 +70,122 @@ function uidAfter(rest: string): number | undefined {
 }
 
 /**
- * Finds the uid of the row whose endpoints are `needle` ("local remote"): undefined when the
- * table cannot be read, null when it has no such row. Reading stops at the row: every read makes
- * the kernel walk on through its socket hash table, and walking to the end of it is what costs
- * (milliseconds on a busy machine); rows already passed are not kept.
+ * Finds the uid of each row whose endpoints are one of `needles` ("local remote"): undefined when
+ * the table cannot be read; a needle without a row is left out of the map (null: a row without a
+ * readable uid). Reading stops once every needle has its row. The kernel formats the table ~4 KB
+ * a read, walking its socket hash table, TIME-WAIT sockets included (~4 ms for 500 of them), so
+ * the reads go to the thread pool: the event loop keeps serving open connections meanwhile.
  */
-export type RowFinder = (path: string, needle: string) => number | null | undefined;
+export type RowFinder = (path: string, needles: ReadonlySet<string>) => Promise<Map<string, number | null> | undefined>;
 
 const CHUNK = 64 * 1024;
-const chunk = Buffer.allocUnsafe(CHUNK);
 
-export const findRow: RowFinder = (path, needle) => {
-  let fd: number;
+/** Looks for the rows of `left` in complete rows of text, moving each found needle into `found`. */
+function matchRows(text: string, left: Set<string>, found: Map<string, number | null>): void {
+  for (const needle of left) {
+    const key = ` ${needle} `;
+    const at = text.indexOf(key);
+    if (at === -1) continue;
+    const end = text.indexOf('\n', at);
+    found.set(needle, uidAfter(end === -1 ? text.slice(at + key.length) : text.slice(at + key.length, end)) ?? null);
+    left.delete(needle);
+  }
+}
+
+export const findRows: RowFinder = async (path, needles) => {
+  const found = new Map<string, number | null>();
+  const left = new Set(needles);
+  if (left.size === 0) return found;
+  let file: Awaited<ReturnType<typeof open>>;
   try {
-    fd = openSync(path, 'r');
+    file = await open(path, 'r');
   } catch {
     return undefined;
   }
   try {
-    const key = ` ${needle} `;
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    // Only complete rows are searched: the rest of a row waits for the next read.
     let carry = '';
     for (;;) {
-      const n = readSync(fd, chunk, 0, CHUNK, null);
-      if (n === 0) return null;
-      const text = carry + chunk.toString('latin1', 0, n);
-      const at = text.indexOf(key);
-      if (at !== -1) {
-        let end = text.indexOf('\n', at);
-        let row = end === -1 ? text.slice(at + key.length) : text.slice(at + key.length, end);
-        // The rest of the row may come with the next read.
-        while (end === -1) {
-          const more = readSync(fd, chunk, 0, CHUNK, null);
-          if (more === 0) break;
-          const next = chunk.toString('latin1', 0, more);
-          end = next.indexOf('\n');
-          row += end === -1 ? next : next.slice(0, end);
-        }
-        return uidAfter(row) ?? null;
+      const { bytesRead } = await file.read(chunk, 0, CHUNK, null);
+      if (bytesRead === 0) {
+        matchRows(carry, left, found);
+        return found;
       }
-      // Keep the last partial row: the endpoints may straddle two reads.
+      const text = carry + chunk.toString('latin1', 0, bytesRead);
       const lastNewline = text.lastIndexOf('\n');
-      carry = lastNewline === -1 ? text : text.slice(lastNewline);
+      if (lastNewline === -1) {
+        carry = text;
+        continue;
+      }
+      matchRows(text.slice(0, lastNewline + 1), left, found);
+      if (left.size === 0) return found;
+      carry = text.slice(lastNewline + 1);
     }
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    await file.close().catch(() => undefined);
   }
 };
 
+type Ends = Partial<Pick<Socket, 'remoteAddress' | 'remotePort' | 'localAddress' | 'localPort'>>;
+
 /**
- * Decides whether the client end of `ends` belongs to `ownUid`. Fails closed on Linux: a row
- * that cannot be found (or tables that cannot be read) is 'unknown', which the server refuses.
+ * Decides, for each connection, whether its client end belongs to `ownUid`, with one pass over
+ * each table for all of them. Fails closed on Linux: a row that cannot be found (or tables that
+ * cannot be read) is 'unknown', which the server refuses.
  */
-export function peerVerdict(
-  ends: Partial<Pick<Socket, 'remoteAddress' | 'remotePort' | 'localAddress' | 'localPort'>>,
+export async function peerVerdicts(
+  connections: readonly Ends[],
   ownUid: number | undefined = process.getuid?.(),
   platform: NodeJS.Platform = process.platform,
-  find: RowFinder = findRow,
-): PeerVerdict {
-  if (platform !== 'linux' || ownUid === undefined) return { kind: 'unchecked' };
-  const { remoteAddress, remotePort, localAddress, localPort } = ends;
-  if (!remoteAddress || !remotePort || !localAddress || !localPort) return { kind: 'unknown', reason: 'the connection has no address' };
-  let readable = false;
+  find: RowFinder = findRows,
+): Promise<PeerVerdict[]> {
+  if (platform !== 'linux' || ownUid === undefined) return connections.map(() => ({ kind: 'unchecked' }));
+  const verdicts: (PeerVerdict | undefined)[] = connections.map((ends) =>
+    !ends.remoteAddress || !ends.remotePort || !ends.localAddress || !ends.localPort
+      ? { kind: 'unknown', reason: 'the connection has no address' }
+      : undefined,
+  );
+  // Connections whose table could be read: the others fail closed with a different reason.
+  const readable = new Set<number>();
   for (const [path, family] of [
     ['/proc/net/tcp', 4],
     ['/proc/net/tcp6', 6],
   ] as const) {
-    const client = procEndpoint(remoteAddress, remotePort, family);
-    const server = procEndpoint(localAddress, localPort, family);
-    if (!client || !server) continue;
-    const uid = find(path, `${client} ${server}`);
-    if (uid === undefined) continue;
-    readable = true;
-    if (uid === null) continue;
-    return uid === ownUid ? { kind: 'owner' } : { kind: 'other-user', uid };
+    const needles = new Map<number, string>();
+    connections.forEach((ends, i) => {
+      if (verdicts[i] !== undefined) return;
+      const client = procEndpoint(ends.remoteAddress as string, ends.remotePort as number, family);
+      const server = procEndpoint(ends.localAddress as string, ends.localPort as number, family);
+      if (client && server) needles.set(i, `${client} ${server}`);
+    });
+    if (needles.size === 0) continue;
+    const rows = await find(path, new Set(needles.values()));
+    if (rows === undefined) continue;
+    for (const [i, needle] of needles) {
+      readable.add(i);
+      const uid = rows.get(needle);
+      if (uid === undefined || uid === null) continue;
+      verdicts[i] = uid === ownUid ? { kind: 'owner' } : { kind: 'other-user', uid };
+    }
   }
-  return { kind: 'unknown', reason: readable ? 'the client socket is not listed in /proc/net/tcp' : '/proc/net/tcp is not readable' };
+  return verdicts.map(
+    (v, i) =>
+      v ?? {
+        kind: 'unknown',
+        reason: readable.has(i) ? 'the client socket is not listed in /proc/net/tcp' : '/proc/net/tcp is not readable',
+      },
+  );
+}
+
+/** The verdict for one connection (see peerVerdicts). */
+export async function peerVerdict(
+  ends: Ends,
+  ownUid: number | undefined = process.getuid?.(),
+  platform: NodeJS.Platform = process.platform,
+  find: RowFinder = findRows,
+): Promise<PeerVerdict> {
+  return (await peerVerdicts([ends], ownUid, platform, find))[0] as PeerVerdict;
 }

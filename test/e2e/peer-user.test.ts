@@ -42,17 +42,28 @@ const one = (r) => new Promise((resolve) => {
   req.end(r.body);
 });
 (async () => {
-  const out = [];
-  for (const r of requests) out.push(await one(r));
+  // 'parallel': every request on its own connection, all at once (a burst of new connections).
+  const out = process.argv[3] === 'parallel' ? await Promise.all(requests.map(one)) : [];
+  if (process.argv[3] !== 'parallel') for (const r of requests) out.push(await one(r));
   process.stdout.write(JSON.stringify(out));
 })();
 `;
 
-function runAsNobody(port: number, requests: object[]): Promise<Array<{ status: number; body: string }>> {
+function runAsNobody(port: number, requests: object[], parallel = false): Promise<Array<{ status: number; body: string }>> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'setpriv',
-      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', CLIENT, String(port), JSON.stringify(requests)],
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        '-e',
+        CLIENT,
+        String(port),
+        JSON.stringify(requests),
+        parallel ? 'parallel' : 'serial',
+      ],
       { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -106,6 +117,22 @@ describe('HTTP peer user', () => {
       expect(init.status).toBe(200);
       // Each refused connection is one system record (the client above used one per request).
       await waitFor(() => systemCodes(configDir).filter((c) => c === 'PEER_USER_REJECTED').length >= results.length);
+    },
+    60_000,
+  );
+
+  it.skipIf(!canSwitch)(
+    `tells owner and other user apart when their connections arrive in one burst${reason}`,
+    async () => {
+      const { env } = isolatedEnv();
+      const s: HttpServer = await startHttpServer({ env });
+      cleanups.push(s.stop);
+      const burst = Array.from({ length: 16 }, () => ({ method: 'GET', path: '/health/ready' }));
+      // The server checks the connections accepted in one turn together (peer-guard.ts): the
+      // owner's and nobody's connections overlap here, and each must keep its own verdict.
+      const [others, owners] = await Promise.all([runAsNobody(s.port, burst, true), Promise.all(burst.map(() => rawRequest(s.port, {})))]);
+      expect(others.map((r) => r.status)).toEqual(burst.map(() => 403));
+      expect(owners.map((r) => r.status)).toEqual(burst.map(() => 200));
     },
     60_000,
   );

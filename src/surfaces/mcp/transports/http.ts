@@ -13,7 +13,7 @@ import type { McpCore } from '../call.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { createServer } from '../server.js';
 import { controlShutdown, type Identity, readiness } from './control.js';
-import { checkPeer, peerRejection } from './peer-guard.js';
+import { PeerGuard } from './peer-guard.js';
 import {
   errorReply,
   excerptText,
@@ -58,6 +58,7 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   });
   const modern = createMcpHandler(() => createServer(core), { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror });
   const modernNode = toNodeHandler(modern, { maxRequestBodySize: MAX_BODY_BYTES, onerror });
+  const peerGuard = new PeerGuard(log);
   const unsubscribe = core.catalog.onChange(() => {
     sessions.broadcastToolsChanged();
     modern.notify.toolsChanged();
@@ -146,8 +147,9 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Decided once per connection, when it was accepted (peer-guard.ts).
-    const peer = peerRejection(req.socket);
+    // Decided once per connection, in the batch of connections accepted with it (peer-guard.ts).
+    const known = peerGuard.rejection(req.socket);
+    const peer = known instanceof Promise ? await known : known;
     if (peer !== undefined) {
       sendError(res, 403, 'PEER_USER_REJECTED', peer, { connection: 'close' });
       return;
@@ -201,7 +203,7 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   server.headersTimeout = Math.min(10_000, server.requestTimeout);
   // Enough for many clients with a standalone SSE stream each; past it Node drops new sockets.
   server.maxConnections = 512;
-  server.on('connection', (socket: Socket) => checkPeer(socket, log));
+  server.on('connection', (socket: Socket) => peerGuard.admit(socket));
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
