@@ -4,7 +4,7 @@ import { endianness } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/tmp.js';
-import { findRows, peerVerdict, peerVerdicts, type RowFinder } from './peer-user.js';
+import { findRows, peerVerdicts, type RowFinder } from './peer-user.js';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];
@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 /** Opens a real loopback connection and returns the verdict the server side computes. */
-async function verdictOver(host: string): Promise<ReturnType<typeof peerVerdict>> {
+async function verdictOver(host: string): Promise<Awaited<ReturnType<typeof peerVerdicts>>[number] | undefined> {
   const server = createServer();
   servers.push(server);
   const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
@@ -23,10 +23,10 @@ async function verdictOver(host: string): Promise<ReturnType<typeof peerVerdict>
   sockets.push(connect(port, host));
   const socket = await accepted;
   sockets.push(socket);
-  return await peerVerdict(socket);
+  return (await peerVerdicts([socket]))[0];
 }
 
-describe('peerVerdict', () => {
+describe('peerVerdicts', () => {
   it.runIf(process.platform === 'linux')('finds the owner of an IPv4 loopback client socket', async () => {
     expect(await verdictOver('127.0.0.1')).toEqual({ kind: 'owner' });
   });
@@ -53,16 +53,16 @@ describe('peerVerdict', () => {
     writeFileSync(join(dir, 'tcp6'), table.split('\n')[0] as string);
     const find: RowFinder = (path, needles) => findRows(join(dir, basename(path)), needles);
     const ends = { remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8787 };
-    if (endianness() === 'LE') expect(await peerVerdict(ends, 0, 'linux', find)).toEqual({ kind: 'other-user', uid: 65534 });
-    expect(await peerVerdict({ ...ends, remotePort: 40001 }, 0, 'linux', find)).toMatchObject({
+    if (endianness() === 'LE') expect((await peerVerdicts([ends], 0, 'linux', find))[0]).toEqual({ kind: 'other-user', uid: 65534 });
+    expect((await peerVerdicts([{ ...ends, remotePort: 40001 }], 0, 'linux', find))[0]).toMatchObject({
       kind: 'unknown',
       reason: expect.stringContaining('not listed'),
     });
-    expect(await peerVerdict(ends, 0, 'linux', async () => undefined)).toMatchObject({
+    expect((await peerVerdicts([ends], 0, 'linux', async () => undefined))[0]).toMatchObject({
       kind: 'unknown',
       reason: expect.stringContaining('not readable'),
     });
-    expect(await peerVerdict(ends, 0, 'win32', find)).toEqual({ kind: 'unchecked' });
+    expect((await peerVerdicts([ends], 0, 'win32', find))[0]).toEqual({ kind: 'unchecked' });
   });
 
   it('answers a batch of connections with one pass over each table', async () => {

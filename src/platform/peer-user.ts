@@ -179,13 +179,3 @@ export async function peerVerdicts(
       },
   );
 }
-
-/** The verdict for one connection (see peerVerdicts). */
-export async function peerVerdict(
-  ends: Ends,
-  ownUid: number | undefined = process.getuid?.(),
-  platform: NodeJS.Platform = process.platform,
-  find: RowFinder = findRows,
-): Promise<PeerVerdict> {
-  return (await peerVerdicts([ends], ownUid, platform, find))[0] as PeerVerdict;
-}

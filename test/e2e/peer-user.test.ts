@@ -43,8 +43,9 @@ const one = (r) => new Promise((resolve) => {
 });
 (async () => {
   // 'parallel': every request on its own connection, all at once (a burst of new connections).
-  const out = process.argv[3] === 'parallel' ? await Promise.all(requests.map(one)) : [];
-  if (process.argv[3] !== 'parallel') for (const r of requests) out.push(await one(r));
+  let out = [];
+  if (process.argv[3] === 'parallel') out = await Promise.all(requests.map(one));
+  else for (const r of requests) out.push(await one(r));
   process.stdout.write(JSON.stringify(out));
 })();
 `;
@@ -128,8 +129,8 @@ describe('HTTP peer user', () => {
       const s: HttpServer = await startHttpServer({ env });
       cleanups.push(s.stop);
       const burst = Array.from({ length: 16 }, () => ({ method: 'GET', path: '/health/ready' }));
-      // The server checks the connections accepted in one turn together (peer-guard.ts): the
-      // owner's and nobody's connections overlap here, and each must keep its own verdict.
+      // Connections accepted while a check runs share the next one (peer-guard.ts): the owner's
+      // and nobody's connections overlap here, and each must keep its own verdict.
       const [others, owners] = await Promise.all([runAsNobody(s.port, burst, true), Promise.all(burst.map(() => rawRequest(s.port, {})))]);
       expect(others.map((r) => r.status)).toEqual(burst.map(() => 403));
       expect(owners.map((r) => r.status)).toEqual(burst.map(() => 200));

@@ -147,7 +147,8 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Decided once per connection, in the batch of connections accepted with it (peer-guard.ts).
+    // Decided once per connection, in a check it may share with others accepted alongside it
+    // (peer-guard.ts); a request waits for it only while it runs.
     const known = peerGuard.rejection(req.socket);
     const peer = known instanceof Promise ? await known : known;
     if (peer !== undefined) {
