@@ -44,10 +44,25 @@ export function capOf(preset: PresetName, limit: number | null): number {
 
 type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
 
+/** Bytes of the first read: most files fit; a larger binary one is left after it. */
+const FIRST_READ = 64 * 1024;
+
+/** Reads into buffer[from, to) until it is full or the file ends; returns the end of the data. */
+function readInto(fd: number, buffer: Buffer, from: number, to: number): number {
+  let filled = from;
+  while (filled < to) {
+    const n = readSync(fd, buffer, filled, to - filled, null);
+    if (n === 0) break;
+    filled += n;
+  }
+  return filled;
+}
+
 /**
  * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its
- * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). The
- * walk hands over regular files only, so the open cannot block on a FIFO.
+ * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). A NUL
+ * in the first read settles that before the rest is read. The walk hands over regular files only,
+ * so the open cannot block on a FIFO.
  */
 function loadFile(path: string, maxBytes: number): Loaded {
   let fd: number;
@@ -61,14 +76,12 @@ function loadFile(path: string, maxBytes: number): Loaded {
     if (!info.isFile()) return { kind: 'unreadable', size: 0 };
     if (info.size > maxBytes) return { kind: 'large', size: info.size };
     const buffer = Buffer.allocUnsafe(info.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = readSync(fd, buffer, filled, buffer.length - filled, null);
-      if (n === 0) break;
-      filled += n;
-    }
+    const first = Math.min(buffer.length, FIRST_READ);
+    let filled = readInto(fd, buffer, 0, first);
+    if (buffer.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0)) return { kind: 'binary', size: filled };
+    if (filled === first) filled = readInto(fd, buffer, filled, buffer.length);
     const bytes = buffer.subarray(0, filled);
-    if (bytes.subarray(0, SNIFF_BYTES).includes(0) || !isUtf8(bytes)) return { kind: 'binary', size: filled };
+    if (!isUtf8(bytes)) return { kind: 'binary', size: filled };
     return { kind: 'text', text: bytes.toString('utf8'), size: filled };
   } catch {
     return { kind: 'unreadable', size: 0 };
