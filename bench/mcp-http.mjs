@@ -110,7 +110,10 @@ export async function run() {
   const lean = {};
   for (const s of servers) lean[s.name] = await connectRawHttp(`http://127.0.0.1:${s.proc.port}/mcp`);
   const leanCall = (s) => async () => {
-    const answer = await lean[s.name].request('tools/call', { name: s.tool, arguments: s.args });
+    // A failed request names its server: six run side by side.
+    const answer = await lean[s.name].request('tools/call', { name: s.tool, arguments: s.args }).catch((error) => {
+      throw new Error(`${s.name}: ${error.message} (${error.code ?? 'no code'})`, { cause: error });
+    });
     if (answer.error !== undefined || answer.result?.isError) throw new Error(`${s.name}: ${JSON.stringify(answer).slice(0, 300)}`);
   };
   for (const s of servers) await throughput(leanCall(s), 8, WARM_UP_CALLS);

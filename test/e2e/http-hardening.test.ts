@@ -134,4 +134,62 @@ describe('HTTP hardening', () => {
     // The session is still there right after the call.
     expect((await c.listTools()).tools.length).toBeGreaterThan(0);
   }, 30_000);
+
+  it('keeps an idle connection for a minute, past the request timeout, and still stops at once', async () => {
+    // The request timeout (and with it the headers timeout) is 1 s here: an idle connection between
+    // requests must not be taken for a stalled request.
+    const s = await server(isolatedEnv({ AH_INTERNAL_HTTP_REQUEST_TIMEOUT_MS: '1000' }).env);
+    const connection = keptConnection(s.port);
+    cleanups.push(connection.close);
+    const first = await connection.get('/health/ready');
+    expect(first).toMatch(/^HTTP\/1\.1 200/);
+    expect(first).toMatch(/\r\nKeep-Alive: timeout=60\r\n/i);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(connection.closed()).toBe(false);
+    expect(await connection.get('/health/ready')).toMatch(/^HTTP\/1\.1 200/);
+    // Shutdown does not wait for the idle connection.
+    const started = Date.now();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+  }, 30_000);
+
+  it('closes a connection idle for longer than the keep-alive window', async () => {
+    const s = await server(isolatedEnv({ AH_INTERNAL_HTTP_KEEP_ALIVE_MS: '300' }).env);
+    const connection = keptConnection(s.port);
+    cleanups.push(connection.close);
+    expect(await connection.get('/health/ready')).toMatch(/^HTTP\/1\.1 200/);
+    await waitFor(() => connection.closed(), 5000);
+  }, 30_000);
 });
+
+/** One raw keep-alive connection: each get sends a request and resolves with its whole response. */
+function keptConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  let waiting: (() => void) | null = null;
+  socket.on('data', (c: Buffer) => {
+    received += c.toString('utf8');
+    waiting?.();
+  });
+  socket.on('close', () => {
+    closed = true;
+    waiting?.();
+  });
+  return {
+    closed: () => closed,
+    close: () => void socket.destroy(),
+    get: (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        received = '';
+        waiting = () => {
+          const end = received.indexOf('\r\n\r\n');
+          const length = /\r\ncontent-length: (\d+)/i.exec(received);
+          if (end !== -1 && length && received.length >= end + 4 + Number(length[1])) resolve(received);
+          else if (closed) reject(new Error(`connection closed after: ${received}`));
+        };
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      }),
+  };
+}

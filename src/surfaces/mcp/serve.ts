@@ -132,6 +132,7 @@ export async function serve(input: Record<string, unknown>, host: Host, managed?
       version: host.version,
       idleMs: internalNumber(host.env, 'AH_INTERNAL_MCP_SESSION_IDLE_MS'),
       requestTimeoutMs: internalNumber(host.env, 'AH_INTERNAL_HTTP_REQUEST_TIMEOUT_MS'),
+      keepAliveMs: internalNumber(host.env, 'AH_INTERNAL_HTTP_KEEP_ALIVE_MS'),
     });
     await managed?.onReady({
       port: bound.port,

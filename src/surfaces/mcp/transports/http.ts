@@ -35,6 +35,8 @@ export interface HttpOptions {
   maxSessions?: number;
   /** Time to receive a whole request, headers and body (30 s; tests shorten it). */
   requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open (60 s; tests shorten it). */
+  keepAliveMs?: number;
   /** Extra routes (e.g. the secrets setup page), tried before 404. */
   routes?: ReadonlyArray<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
 }
@@ -202,6 +204,12 @@ export async function serveHttp(core: McpCore, lifecycle: Lifecycle, options: Ht
   // answers 408 and closes once the request is not complete in time (checked every second).
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.headersTimeout = Math.min(10_000, server.requestTimeout);
+  // Agents pause between bursts of calls. Node's 5 s default made the SDK client (which closes a
+  // socket 1 s before the announced timeout) reopen its whole pool after every pause of 4 s or
+  // more: a handshake and a peer check per connection before the first call of the burst. A
+  // minute keeps the pool across an agent's usual pauses; Node still closes idle connections at
+  // once on shutdown.
+  server.keepAliveTimeout = options.keepAliveMs ?? 60_000;
   // Enough for many clients with a standalone SSE stream each; past it Node drops new sockets.
   server.maxConnections = 512;
   server.on('connection', (socket: Socket) => peerGuard.admit(socket));
