@@ -32,7 +32,10 @@ function answerOf(reply, id) {
 }
 
 export async function connectRawHttp(url) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // Node 20's agent applies a server's `Keep-Alive: timeout=N` hint only under its own timeout, and
+  // has none by default: an idle socket was then reused just as the server closed it (a "socket
+  // hang up" ended a full bench run, with the servers' rounds ~5 s apart). 4 s idle ends it first.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4000 });
   const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = await post(
     agent,
