@@ -97,4 +97,12 @@ describe('ctx.pack', () => {
     expect(followed.skipped_symlink_files).toBe(0);
     await expect(call(pack, { paths: ['missing'] }, testContext({ cwd: dir }))).rejects.toMatchObject({ code: 'PATH_NOT_FOUND' });
   });
+
+  it('refuses a max_bytes over 64 MiB, as search text does', async () => {
+    const dir = project();
+    for (const max_bytes of [64 * 1024 * 1024 + 1, 1e300]) {
+      await expect(call(pack, { max_bytes }, testContext({ cwd: dir }))).rejects.toThrow(/max_bytes/);
+    }
+    await expect(call(pack, { max_bytes: 64 * 1024 * 1024 }, testContext({ cwd: dir }))).resolves.toMatchObject({ command: 'ctx.pack' });
+  });
 });

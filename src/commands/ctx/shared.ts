@@ -18,7 +18,13 @@ export const PRESET = Type.Union([Type.Literal('summary'), Type.Literal('review'
   description:
     'How much to return: summary (80 items, 4 symbol previews per file, 20 symbols per file), review (200 / 8 / 80), debug (500 / 16 / 200). An explicit limit replaces the item or file count.',
 });
-export const MAX_BYTES = Type.Integer({ minimum: 1, default: 8 * 1024 * 1024, description: 'Skip files larger than this many bytes' });
+/** The largest max_bytes, as search text and the file commands allow: a file is read whole. */
+export const MAX_BYTES = Type.Integer({
+  minimum: 1,
+  maximum: 64 * 1024 * 1024,
+  default: 8 * 1024 * 1024,
+  description: 'Skip files larger than this many bytes',
+});
 export const FOLLOW_SYMLINKS = Type.Boolean({
   default: false,
   description: 'Follow symbolic links (otherwise they are counted and skipped)',
