@@ -88,12 +88,20 @@ export function table(headers, rows) {
   return lines.join('\n');
 }
 
+/** Servers a bench started: killed when the bench process exits, even when a part failed. */
+const listening = new Set();
+process.once('exit', () => {
+  for (const child of listening) child.kill('SIGKILL');
+});
+
 /**
  * Starts `node ...args` and resolves once its stdout or stderr shows the port it listens on (the
  * first group of `portPattern`); `stop` kills it.
  */
 export async function startListening(args, env, portPattern) {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  listening.add(child);
+  child.once('exit', () => listening.delete(child));
   const port = await new Promise((resolve, reject) => {
     let text = '';
     const onData = (c) => {
