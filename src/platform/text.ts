@@ -6,6 +6,12 @@ import { isAscii, isUtf8 } from 'node:buffer';
 export const SNIFF_BYTES = 8192;
 
 /**
+ * The largest max_bytes a command that reads whole text files accepts (file read, search text,
+ * ctx): such a file is held in memory as bytes and as text, on every thread that reads one.
+ */
+export const MAX_TEXT_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
  * Decodes the whole buffer as UTF-8 (a leading BOM dropped, as TextDecoder does), or returns null
  * when it is not valid UTF-8. The checks are Node's native ones (simdutf) and the decode is V8's:
  * a strict TextDecoder goes through ICU, ~0.7 ms per MiB of ASCII where this takes a fraction.

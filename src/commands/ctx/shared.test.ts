@@ -1,12 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bytesRead, threadIoCounted } from '../../../test/helpers/thread-io.js';
 import { tempDir } from '../../../test/helpers/tmp.js';
 import { loadCounted } from './shared.js';
-
-/** Bytes this thread has read through read(2) so far (Linux: /proc/thread-self/io). */
-const THREAD_IO = '/proc/thread-self/io';
-const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync(THREAD_IO, 'utf8'))?.[1]);
 
 function load(bytes: Buffer, maxBytes = 8 * 1024 * 1024) {
   const path = join(tempDir(), 'file');
@@ -36,7 +33,7 @@ describe('ctx file loading', () => {
     expect(load(bytes, 999)).toEqual({ loaded: null, skips: { skipped_binary_files: 0, skipped_large_files: 1 } });
   });
 
-  it.skipIf(!existsSync(THREAD_IO))('leaves a binary file after its first read', () => {
+  it.skipIf(!threadIoCounted)('leaves a binary file after its first read', () => {
     const bytes = Buffer.alloc(4 * 1024 * 1024, 'a');
     bytes[1] = 0;
     const path = join(tempDir(), 'big.bin');

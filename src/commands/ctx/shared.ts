@@ -1,10 +1,11 @@
 /** Presets, schemas and file reading shared by ctx pack and ctx symbols. */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
 import { Closed, Type } from '../../catalog/schema.js';
-import { SNIFF_BYTES } from '../../platform/text.js';
+import { readUnlessBinarySync } from '../../platform/sniffed-read.js';
+import { MAX_TEXT_FILE_BYTES } from '../../platform/text.js';
 
 export const PRESETS = {
   summary: { limit: 80, previews: 4, symbolsPerFile: 20 },
@@ -18,10 +19,9 @@ export const PRESET = Type.Union([Type.Literal('summary'), Type.Literal('review'
   description:
     'How much to return: summary (80 items, 4 symbol previews per file, 20 symbols per file), review (200 / 8 / 80), debug (500 / 16 / 200). An explicit limit replaces the item or file count.',
 });
-/** The largest max_bytes, as search text and the file commands allow: a file is read whole. */
 export const MAX_BYTES = Type.Integer({
   minimum: 1,
-  maximum: 64 * 1024 * 1024,
+  maximum: MAX_TEXT_FILE_BYTES,
   default: 8 * 1024 * 1024,
   description: 'Skip files larger than this many bytes',
 });
@@ -50,20 +50,6 @@ export function capOf(preset: PresetName, limit: number | null): number {
 
 type Loaded = { kind: 'text'; text: string; size: number } | { kind: 'binary' | 'large' | 'unreadable'; size: number };
 
-/** Bytes of the first read: most files fit; a larger binary one is left after it. */
-const FIRST_READ = 64 * 1024;
-
-/** Reads into buffer[from, to) until it is full or the file ends; returns the end of the data. */
-function readInto(fd: number, buffer: Buffer, from: number, to: number): number {
-  let filled = from;
-  while (filled < to) {
-    const n = readSync(fd, buffer, filled, to - filled, null);
-    if (n === 0) break;
-    filled += n;
-  }
-  return filled;
-}
-
 /**
  * Reads a whole regular file when it is at most maxBytes and valid UTF-8 without a NUL in its
  * first 8 KiB. Invalid UTF-8 anywhere in the file makes it binary (a skip, never a failure). A NUL
@@ -81,14 +67,9 @@ function loadFile(path: string, maxBytes: number): Loaded {
     const info = fstatSync(fd);
     if (!info.isFile()) return { kind: 'unreadable', size: 0 };
     if (info.size > maxBytes) return { kind: 'large', size: info.size };
-    const buffer = Buffer.allocUnsafe(info.size);
-    const first = Math.min(buffer.length, FIRST_READ);
-    let filled = readInto(fd, buffer, 0, first);
-    if (buffer.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0)) return { kind: 'binary', size: filled };
-    if (filled === first) filled = readInto(fd, buffer, filled, buffer.length);
-    const bytes = buffer.subarray(0, filled);
-    if (!isUtf8(bytes)) return { kind: 'binary', size: filled };
-    return { kind: 'text', text: bytes.toString('utf8'), size: filled };
+    const bytes = readUnlessBinarySync(fd, info.size);
+    if (bytes === null || !isUtf8(bytes)) return { kind: 'binary', size: info.size };
+    return { kind: 'text', text: bytes.toString('utf8'), size: bytes.length };
   } catch {
     return { kind: 'unreadable', size: 0 };
   } finally {

@@ -4,6 +4,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { AhError } from '../../errors.js';
 import { mayLookUpSynchronously } from '../../platform/local-directories.js';
+import { readUnlessBinarySync } from '../../platform/sniffed-read.js';
 import { decodeUtf8, SNIFF_BYTES } from '../../platform/text.js';
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -128,22 +129,15 @@ function sniffsBinary(bytes: Buffer, length: number): boolean {
 }
 
 /**
- * Reads `size` bytes from the current position: the sniff window first, so a binary file is
- * refused after one read instead of after reading all of it. `size` 0 (what procfs reports)
- * reads chunks until end of file, bounded by `maxBytes`.
+ * Reads `size` bytes from the current position, refusing a binary file after the first read
+ * (platform/sniffed-read.ts). `size` 0 (what procfs reports) reads chunks until end of file,
+ * bounded by `maxBytes`.
  */
 function readToEndSync(fd: number, size: number, maxBytes: number, path: string): Buffer {
   if (size > 0) {
-    const buffer = Buffer.allocUnsafe(size);
-    let length = 0;
-    while (length < size) {
-      const want = length === 0 ? Math.min(size, SNIFF_BYTES) : size - length;
-      const bytesRead = readSync(fd, buffer, length, want, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === bytesRead && sniffsBinary(buffer, length)) throw binaryFile(path);
-    }
-    return length < size ? buffer.subarray(0, length) : buffer;
+    const bytes = readUnlessBinarySync(fd, size);
+    if (bytes === null) throw binaryFile(path);
+    return bytes;
   }
   const chunks: Buffer[] = [];
   let total = 0;

@@ -2,10 +2,9 @@
 import type { Dirent } from 'node:fs';
 import type { Effects } from '../../catalog/effects.js';
 import { Nullable, RootObject, Type } from '../../catalog/schema.js';
+import { MAX_TEXT_FILE_BYTES } from '../../platform/text.js';
 import { DEFAULT_MAX_BYTES, numberLines } from './load-text.js';
 
-/** The largest max_bytes accepted: a file read is held in memory twice (bytes and text). */
-const MAX_BYTES_LIMIT = 64 * 1024 * 1024;
 /** The largest line count or line number accepted (int32: no input reaches an unsafe number). */
 export const MAX_LINES = 2_147_483_647;
 
@@ -24,7 +23,7 @@ export const PATH = Type.String({ minLength: 1, maxLength: 4096, description: 'F
 export const NUMBER_LINES = Type.Boolean({ default: false, description: 'Prefix each line with its line number' });
 export const MAX_BYTES = Type.Integer({
   minimum: 1,
-  maximum: MAX_BYTES_LIMIT,
+  maximum: MAX_TEXT_FILE_BYTES,
   default: DEFAULT_MAX_BYTES,
   description: 'Refuse files larger than this many bytes (at most 64 MiB)',
 });

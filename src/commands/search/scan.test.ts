@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bytesRead, threadIoCounted } from '../../../test/helpers/thread-io.js';
+import { suiteTempDir } from '../../../test/helpers/tmp.js';
 import { type ScanSpec, scanFile } from './scan.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ah-scan-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = suiteTempDir('ah-scan-');
 
 const spec = (literal: string, maxBytes = 8 * 1024 * 1024): ScanSpec => ({
   literal,
@@ -24,10 +24,6 @@ function file(name: string, bytes: Buffer): string {
 
 const scan = (path: string, s: ScanSpec) => scanFile(s, path, { buffer: null }, null, null);
 const text = (size: number, tail = '') => Buffer.concat([Buffer.alloc(size - Buffer.byteLength(tail), 'a'), Buffer.from(tail)]);
-
-/** Bytes this thread has read through read(2) so far (Linux: /proc/thread-self/io). */
-const THREAD_IO = '/proc/thread-self/io';
-const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync(THREAD_IO, 'utf8'))?.[1]);
 
 describe('scanFile', () => {
   it('finds a hit at the very end of a file that fills the first read', () => {
@@ -65,7 +61,7 @@ describe('scanFile', () => {
     expect(scan(file('large-small-limit.dat', bytes), spec('needle', 100))).toBe('l');
   });
 
-  it.skipIf(!existsSync(THREAD_IO))('leaves a binary file after its first read', () => {
+  it.skipIf(!threadIoCounted)('leaves a binary file after its first read', () => {
     const bytes = text(4 * 1024 * 1024, 'needle');
     bytes[0] = 0;
     const path = file('big.bin', bytes);

@@ -6,10 +6,10 @@ import { compileGlobs } from './globs.js';
 import { runForCaller, startWorkersFor } from './parallel.js';
 import { BACKEND, resolveRoots, SEARCH_EFFECTS } from './roots.js';
 import { monotonicMs } from '../../platform/clock.js';
+import { MAX_TEXT_FILE_BYTES } from '../../platform/text.js';
 
 /** Bounds on what one call may ask for: every search thread holds the largest file it read in memory. */
 const MAX_CONTEXT_LINES = 1000;
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 const input = RootObject({
   pattern: Type.String({ minLength: 1, description: 'Text to find (a regular expression with regex: true)' }),
@@ -23,7 +23,12 @@ const input = RootObject({
   context_lines: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_CONTEXT_LINES, description: 'Lines of context before and after each hit' }),
   ),
-  max_bytes: Type.Integer({ minimum: 1, maximum: MAX_FILE_BYTES, default: 8388608, description: 'Skip files larger than this many bytes' }),
+  max_bytes: Type.Integer({
+    minimum: 1,
+    maximum: MAX_TEXT_FILE_BYTES,
+    default: 8388608,
+    description: 'Skip files larger than this many bytes',
+  }),
   follow_symlinks: Type.Boolean({ default: false, description: 'Follow symbolic links' }),
 });
 const CONTEXT = Type.Array(Closed({ line: Type.Integer({ minimum: 1 }), text: Type.String() }));
