@@ -1,13 +1,14 @@
 // ah on the other Node lines it supports (the suite itself runs on the machine's Node): Node 22
 // (the node@22 dev dependency) and Node 24 (installed with the test clients). Each starts the
 // CLI, a search, and the MCP server over stdio and over HTTP, driven by the real SDK client.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { AH_BIN, isolatedEnv } from '../helpers/cli.js';
+import { AH_BIN, isolatedEnv, runAh } from '../helpers/cli.js';
+import { startHttpServer } from '../helpers/http.js';
 import { type Need, unavailable } from '../helpers/requires.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -42,16 +43,6 @@ function fixture() {
   return { dir, env: env as Record<string, string> };
 }
 
-function run(
-  node: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-): { status: number | null; stdout: string; stderr: string } {
-  const out = spawnSync(node, [AH_BIN, ...args], { cwd, env, encoding: 'utf8', timeout: 30_000 });
-  return { status: out.status, stdout: out.stdout, stderr: out.stderr };
-}
-
 async function exercise(client: Client, dir: string): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.length).toBeGreaterThan(90);
@@ -68,13 +59,13 @@ async function exercise(client: Client, dir: string): Promise<void> {
 for (const line of LINES) {
   const suite = `ah on Node ${line.major}`;
   describe.skipIf(unavailable(suite, need(line)))(suite, () => {
-    it('answers the CLI: version and a search', () => {
+    it('answers the CLI: version and a search', async () => {
       const { dir, env } = fixture();
-      const version = run(line.node, ['--version'], env, dir);
+      const version = await runAh(['--version'], { node: line.node, env, cwd: dir });
       expect(version.stdout).toMatch(/^ah \d+\.\d+\.\d+/);
-      const search = run(line.node, ['--json', 'search', 'text', 'needle'], env, dir);
+      const search = await runAh(['--json', 'search', 'text', 'needle'], { node: line.node, env, cwd: dir });
       expect(search.stderr).toBe('');
-      expect(JSON.parse(search.stdout)).toMatchObject({ match_count: 1, matches: [{ path: 'src/a.ts', line: 1, column: 14 }] });
+      expect(search.json()).toMatchObject({ match_count: 1, matches: [{ path: 'src/a.ts', line: 1, column: 14 }] });
     });
 
     it('serves MCP over stdio', async () => {
@@ -92,34 +83,19 @@ for (const line of LINES) {
 
     it('serves MCP over HTTP', async () => {
       const { dir, env } = fixture();
-      const child = spawn(line.node, [AH_BIN, 'mcp', 'serve', '--transport', 'http', '--port', '0'], {
-        cwd: dir,
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      const server = await startHttpServer({ node: line.node, env, cwd: dir });
       try {
-        const port = await new Promise<number>((resolvePort, reject) => {
-          let stderr = '';
-          child.stderr.on('data', (c: Buffer) => {
-            stderr += c.toString('utf8');
-            const match = /127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
-            if (match) resolvePort(Number(match[1]));
-          });
-          void exited.then((code) => reject(new Error(`server exited ${code}: ${stderr}`)));
-        });
         const client = new Client({ name: `node-${line.major}`, version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
         try {
           await exercise(client, dir);
         } finally {
           await client.close();
         }
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
       } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
+        await server.stop();
       }
     }, 30_000);
   });

@@ -43,11 +43,12 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}, options: { suite?: bo
 
 export function runAh(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  /** `node`: the Node binary to run ah on (default: the one running the tests). */
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; node?: string } = {},
 ): Promise<AhRun> {
   const env = options.env ?? isolatedEnv().env;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [AH_BIN, ...args], {
+    const child = spawn(options.node ?? process.execPath, [AH_BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

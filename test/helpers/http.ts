@@ -13,10 +13,11 @@ export interface HttpServer {
 }
 
 export async function startHttpServer(
-  options: { env?: NodeJS.ProcessEnv; args?: string[]; globals?: string[]; port?: number } = {},
+  /** `node`: the Node binary to run ah on (default: the one running the tests). */
+  options: { env?: NodeJS.ProcessEnv; args?: string[]; globals?: string[]; port?: number; node?: string; cwd?: string } = {},
 ): Promise<HttpServer> {
   const child = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     [
       AH_BIN,
       ...(options.globals ?? []),
@@ -28,7 +29,7 @@ export async function startHttpServer(
       String(options.port ?? 0),
       ...(options.args ?? []),
     ],
-    { env: options.env ?? isolatedEnv().env, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: options.env ?? isolatedEnv().env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
