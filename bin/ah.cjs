@@ -53,7 +53,9 @@ function runCached(file, writeCache, cacheName) {
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // The build wrote the bundle as one function expression (scripts/build.mjs wrapAsFunction): V8
+  // compiles the text as read, with no wrapper to join to it first.
+  const script = new vm.Script(source, { filename: file, cachedData });
   // Code compiled by vm.Script has no loader for import(); the bundle imports modules outside
   // itself (external plugins, the keyring addon) through this one (src/platform/import-module.ts).
   globalThis[Symbol.for('aihelper.import')] = (specifier) => import(specifier);

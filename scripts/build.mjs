@@ -260,9 +260,37 @@ await bundleCjs('ah', 'src/main.ts', {
   plugins: [lazyAjv, lazySdkValidator, precompiledValidators, lazyBuiltins],
 });
 
+await wrapAsFunction(join(dist, 'ah.cjs'));
+
 // The search worker: its own small bundle next to the main one (src/commands/search/parallel.ts
 // starts it from there).
 await bundleCjs('search-worker', 'src/commands/search/search-worker.ts');
+
+/**
+ * Rewrites the bundle as one function expression, so bin/ah.cjs compiles the file's own text. The
+ * launcher used to compile Module.wrap(source): a string of three parts that V8 copies into one
+ * before it compiles, ~520 freshly touched pages (2 MB) and ~6 ms of every start on a machine
+ * where a page fault costs ~11 µs. The text stays a CommonJS module too: required normally (as
+ * bin/ah.cjs does where Node has a module compile cache), `this` is the module's exports and the
+ * expression calls itself with the loader's arguments; compiled as a script, `this` is the global
+ * object and the expression's value is the function, which the launcher calls. The body moves
+ * down one line, so the source map gains one empty line first.
+ */
+async function wrapAsFunction(file) {
+  const text = await readFile(file, 'latin1');
+  const comment = text.lastIndexOf('//# sourceMappingURL=');
+  const body = comment === -1 ? text : text.slice(0, comment);
+  const link = comment === -1 ? '' : text.slice(comment);
+  const head = '(function (exports, require, module, __filename, __dirname) {\n';
+  const tail = "\n})[this === globalThis ? 'valueOf' : 'apply'](this, this === globalThis ? undefined : arguments);\n";
+  await writeFile(file, `${head}${body}${tail}${link}`, 'latin1');
+  const mapFile = `${file}.map`;
+  if (existsSync(mapFile)) {
+    const map = JSON.parse(await readFile(mapFile, 'utf8'));
+    map.mappings = `;${map.mappings}`;
+    await writeFile(mapFile, JSON.stringify(map));
+  }
+}
 
 /**
  * The code caches: bin/ah.cjs compiles the bundle with V8's cached data when it matches. Each is

@@ -35,12 +35,45 @@ describe('built bundle', () => {
 
   it.each(['ah.cache', 'ah-cli.cache'])('ships a code cache (%s) that V8 accepts for the bundle', (name) => {
     const check = [
-      "const fs = require('node:fs'), vm = require('node:vm'), Module = require('node:module');",
+      "const fs = require('node:fs'), vm = require('node:vm');",
       `const file = ${JSON.stringify(join(DIST, 'ah.cjs'))};`,
-      `const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: fs.readFileSync(${JSON.stringify(join(DIST, name))}) });`,
+      // The launcher compiles the file's own text: the build wrote it as one function expression.
+      `const script = new vm.Script(fs.readFileSync(file, 'latin1'), { filename: file, cachedData: fs.readFileSync(${JSON.stringify(join(DIST, name))}) });`,
       'process.stdout.write(String(script.cachedDataRejected));',
     ].join('\n');
     expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('false');
+  });
+
+  it('writes the bundle as one function expression that also runs when required as a module', async () => {
+    // As a script (the launcher on Node 20): its value is the module function, not yet called.
+    const check = [
+      "const fs = require('node:fs'), vm = require('node:vm');",
+      `const file = ${JSON.stringify(join(DIST, 'ah.cjs'))};`,
+      "const run = new vm.Script(fs.readFileSync(file, 'latin1'), { filename: file }).runInThisContext();",
+      "process.stdout.write(typeof run + ' ' + run.length);",
+    ].join('\n');
+    expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' })).toBe('function 5');
+    // Required (the launcher where Node has a module compile cache): it calls itself and runs.
+    const dir = tempDir('ah-build-require-');
+    const { env } = isolatedEnv();
+    const required = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `process.argv.splice(1, 0, 'ah'); require(${JSON.stringify(join(DIST, 'ah.cjs'))});`,
+        '--',
+        '--json',
+        'search',
+        'files',
+        'nothing',
+      ],
+      {
+        cwd: dir,
+        env,
+        encoding: 'utf8',
+      },
+    );
+    expect(JSON.parse(required)).toMatchObject({ command: 'search.files' });
   });
 
   it("makes the command-line cache from a one-shot command: smaller than the server's", () => {

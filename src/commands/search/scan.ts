@@ -5,6 +5,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeUtf8 } from '../../platform/text.js';
+import { literalBytes, literalHitsInBytes } from './byte-hits.js';
 import type { Prefilter } from './prefilter.js';
 
 /** What to look for; plain data so it can be posted to a worker. */
@@ -52,6 +53,14 @@ export interface ScanState {
 const FIRST_READ = 64 * 1024;
 
 /**
+ * The size the read buffer grows to at once when a file does not fit the first read (or the file
+ * itself, when max_bytes allows it larger). Growing to each larger file's exact size made a fresh
+ * buffer per new record, and every one was touched from scratch; an allocation this large is
+ * mapped untouched, so only the pages the largest file fills ever cost anything.
+ */
+const GROWN_BUFFER = 8 * 1024 * 1024 + 1;
+
+/**
  * Reads a whole text file into the reusable buffer: 'g' when unreadable, 'l' when over maxBytes,
  * 'b' when the sniff finds binary or non-UTF-8 bytes. Three system calls for most files: open, one
  * read and close. A read that returns less than it asked for has reached the end of a regular
@@ -85,7 +94,7 @@ function readText(path: string, maxBytes: number, state: ScanState): Buffer | 'l
     // Room for one byte more than the size, so a read that fills it proves the file grew.
     const want = Math.min(size + 1, maxBytes + 1);
     if (buffer.length < want) {
-      const grown = Buffer.allocUnsafe(want);
+      const grown = Buffer.allocUnsafe(Math.max(want, Math.min(GROWN_BUFFER, maxBytes + 1)));
       buffer.copy(grown, 0, 0, n);
       buffer = grown;
       state.buffer = grown;
@@ -153,7 +162,7 @@ function codePointsBetween(text: string, from: number, to: number): number {
 }
 
 /** One hit per line, in order, at most `max`; context lines attached when asked for. */
-function findHits(text: string, literal: string | null, re: RegExp | null, max: number, context: number): Hit[] {
+export function findHits(text: string, literal: string | null, re: RegExp | null, max: number, context: number): Hit[] {
   const hits: Hit[] = [];
   let line = 1;
   let counted = 0;
@@ -215,6 +224,12 @@ export function scanFile(spec: ScanSpec, path: string, state: ScanState, holdsLi
     // A regex's required literal: still classify as decodeUtf8 would ('b' when not UTF-8).
     if (re !== null && !isAscii(bytes) && !isUtf8(bytes)) return 'b';
     return 'n';
+  }
+  // A literal without context lines is matched on the bytes (byte-hits.ts).
+  const needle = re === null && spec.context === 0 && spec.literal !== null ? literalBytes(spec.literal) : null;
+  if (needle !== null) {
+    const hits = literalHitsInBytes(bytes, needle, spec.maxHits);
+    return hits === 'b' ? 'b' : hits.length === 0 ? 'n' : hits;
   }
   const text = decodeUtf8(bytes);
   if (text === null) return 'b';
