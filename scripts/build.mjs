@@ -98,6 +98,8 @@ const LAZY_BUILTINS = [
   'dns',
   'zlib',
   'stream',
+  // Every one-shot command's own paths use the callback API instead (src/platform/fs-callback.ts).
+  'fs/promises',
 ];
 const lazyBuiltins = {
   name: 'ah-lazy-builtins',
@@ -277,7 +279,11 @@ await bundleCjs('search-worker', 'src/commands/search/search-worker.ts');
  * down one line, so the source map gains one empty line first.
  */
 async function wrapAsFunction(file) {
-  const text = await readFile(file, 'latin1');
+  const bytes = await readFile(file);
+  // bin/ah.cjs reads the bundle as Latin-1, which is its text only while every byte is ASCII.
+  const wide = bytes.findIndex((b) => b > 0x7f);
+  if (wide !== -1) throw new Error(`build: ${file} has a non-ASCII byte at offset ${wide}; the launcher reads it as Latin-1`);
+  const text = bytes.toString('latin1');
   const comment = text.lastIndexOf('//# sourceMappingURL=');
   const body = comment === -1 ? text : text.slice(0, comment);
   const link = comment === -1 ? '' : text.slice(comment);

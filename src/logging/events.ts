@@ -2,11 +2,11 @@
  * The invocation log: daily JSONL files under <config root>/logs, one line per event, appended by
  * a single in-process queue. Best effort: nothing here ever throws to a caller or changes a result.
  */
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { boundValue, cutString, MAX_MESSAGE_BYTES, MAX_RECORD_BYTES } from './bounds.js';
 import { redactText, redactValue } from './redact.js';
 import { pruneLogs } from './retention.js';
+import { closeFd, makeDirectory, openFd, writeFd } from '../platform/fs-callback.js';
 import type { CommandCompletedInput, EventLog, LoggedDiagnostic, SystemEventInput } from './types.js';
 
 const QUEUE_LIMIT = 256;
@@ -109,14 +109,14 @@ export function createEventLog(options: EventLogOptions): EventLog {
 
   // The day's file stays open in append mode: a batch is one write() of whole lines, which on a
   // local POSIX file system lands atomically at the end, so concurrent writers never interleave.
-  let current: { day: string; handle: FileHandle } | undefined;
+  let current: { day: string; fd: number } | undefined;
 
   /** Appends a batch of lines to the current day's file. */
   const write = async (lines: string[]): Promise<void> => {
     const date = now();
     const day = date.toISOString().slice(0, 10);
     if (!dirReady) {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeDirectory(dir, { recursive: true, mode: 0o700 });
       dirReady = true;
     }
     if (!prunedDates.has(day)) {
@@ -124,14 +124,14 @@ export function createEventLog(options: EventLogOptions): EventLog {
       await pruneLogs(dir, date).catch(() => undefined);
     }
     if (current?.day !== day) {
-      await current?.handle.close().catch(() => undefined);
+      if (current) await closeFd(current.fd).catch(() => undefined);
       // Cleared first: if the open fails, no closed handle is left as the current one.
       current = undefined;
-      current = { day, handle: await open(join(dir, logFileName(date)), 'a', 0o600) };
+      current = { day, fd: await openFd(join(dir, logFileName(date)), 'a', 0o600) };
     }
     const data = Buffer.from(`${lines.join('\n')}\n`);
     let offset = 0;
-    while (offset < data.length) offset += (await current.handle.write(data, offset)).bytesWritten;
+    while (offset < data.length) offset += (await writeFd(current.fd, data, offset)).bytesWritten;
   };
 
   const drain = async (): Promise<void> => {

@@ -14,7 +14,8 @@
  * the verdict, trusted or not, expires after TRUST_MS, as does the mount table it was checked
  * against. Off Linux (no mountinfo) no directory qualifies and every open stays asynchronous.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { realPath } from './fs-callback.js';
+import { readTextIfPresent } from './read-text.js';
 import { dirname, normalize, sep } from 'node:path';
 
 /** How long a directory's evidence, and the mount table behind it, are trusted. */
@@ -134,7 +135,7 @@ export function localDirectories(readMounts: () => Promise<string | null>, now: 
       try {
         const list = await mounts();
         if (list === null) return;
-        decide(dir, underLocalMounts(dir, list) && underLocalMounts(await realpath(dir), list));
+        decide(dir, underLocalMounts(dir, list) && underLocalMounts(await realPath(dir), list));
       } catch {
         // A directory that cannot be resolved earns nothing; its opens stay asynchronous.
         decide(dir, false);
@@ -145,7 +146,7 @@ export function localDirectories(readMounts: () => Promise<string | null>, now: 
   };
 }
 
-const readProcMounts = () => readFile('/proc/self/mountinfo', 'utf8').catch(() => null);
+const readProcMounts = () => readTextIfPresent('/proc/self/mountinfo').catch(() => null);
 
 let shared: LocalDirectories | null = null;
 

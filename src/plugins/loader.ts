@@ -2,12 +2,12 @@
  * Loads external plugin modules from <config root>/plugins in file-name order. Bad modules are
  * skipped with a warning; a module may replace a built-in domain (with a warning), never a host one.
  */
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DomainModule } from '../catalog/descriptor.js';
 import { descriptorProblems, HOST_DOMAINS } from '../catalog/registry.js';
 import { moduleFromExports, type PluginModuleExports, shapeProblems } from './contract.js';
+import { listDirectory } from '../platform/fs-callback.js';
 import { importModule } from '../platform/import-module.js';
 
 export interface PluginWarning {
@@ -96,7 +96,7 @@ export async function loadExternalPlugins(
   const dir = join(configDir, 'plugins');
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.mjs') || n.endsWith('.js')).sort();
+    names = (await listDirectory(dir)).filter((n) => n.endsWith('.mjs') || n.endsWith('.js')).sort();
   } catch {
     // No plugins directory (the common case): one failed readdir and nothing else.
     return { modules: [], warnings: [] };

@@ -3,11 +3,12 @@
  * cross-process lock with a bounded wait, written to a temp file and renamed into place.
  */
 import { type FSWatcher, unwatchFile, watch, watchFile } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { AhError } from '../errors.js';
 import { sweepStaleTemps, writeFileAtomic } from '../platform/atomic-write.js';
 import { withFileLock } from '../platform/lock.js';
+import { readTextIfPresent } from '../platform/read-text.js';
 
 export interface PluginSettings {
   version: 1;
@@ -31,13 +32,13 @@ export function normalizeDomains(domains: readonly string[]): string[] {
 }
 
 export async function readPluginSettings(path: string): Promise<PluginSettings> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readTextIfPresent(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, disabled_domains: [] };
     throw new AhError({ code: 'FILE_READ_FAILED', message: `cannot read ${path}`, cause: (error as Error).message, operation: 'file' });
   }
+  if (text === null) return { version: 1, disabled_domains: [] };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -92,6 +92,21 @@ describe('built bundle', () => {
     expect(execFileSync(chosen, ['--version'], { encoding: 'utf8' }).trim()).toBe(process.version);
   });
 
+  it('runs a one-shot search or file read without loading node:fs/promises', async () => {
+    // ~2 ms and ~70 page faults of every start (src/platform/fs-callback.ts).
+    const dir = tempDir('ah-build-fs-');
+    writeFileSync(join(dir, 'a.txt'), 'one needle\n');
+    const { env } = isolatedEnv({ NODE_OPTIONS: `--require ${RECORDER}` });
+    for (const args of [
+      ['--json', 'search', 'text', 'needle', '.'],
+      ['--json', 'file', 'read', 'a.txt'],
+    ]) {
+      const run = await runAh(args, { cwd: dir, env });
+      expect(run.code).toBe(0);
+      expect(required(run.stderr).filter((id) => id.includes('fs/promises'))).toEqual([]);
+    }
+  });
+
   it('validates built-in commands without loading Ajv', async () => {
     const dir = tempDir('ah-build-');
     writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');

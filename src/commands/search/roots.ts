@@ -1,8 +1,8 @@
 /** Root resolution and the effects shared by the search commands. */
-import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Effects } from '../../catalog/effects.js';
 import { AhError } from '../../errors.js';
+import { statPath } from '../../platform/fs-callback.js';
 
 export const BACKEND = 'ignore+node';
 
@@ -28,7 +28,7 @@ export async function resolveRoots(cwd: string, paths: readonly string[]): Promi
   const roots: Root[] = [];
   for (const given of list) {
     const absolute = isAbsolute(given) ? given : resolve(cwd, given);
-    const info = await stat(absolute).catch(() => undefined);
+    const info = await statPath(absolute).catch(() => undefined);
     if (!info) {
       throw new AhError({
         code: 'PATH_NOT_FOUND',
