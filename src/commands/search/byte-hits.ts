@@ -8,7 +8,7 @@
  * Only the lines that hold a hit are decoded.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { Hit } from './scan.js';
+import type { Hit } from './hit.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;

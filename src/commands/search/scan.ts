@@ -6,7 +6,10 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeUtf8 } from '../../platform/text.js';
 import { literalBytes, literalHitsInBytes } from './byte-hits.js';
+import type { ContextLine, Hit } from './hit.js';
 import type { Prefilter } from './prefilter.js';
+
+export type { ContextLine, Hit } from './hit.js';
 
 /** What to look for; plain data so it can be posted to a worker. */
 export interface ScanSpec {
@@ -25,20 +28,6 @@ export interface ScanSpec {
   context: number;
   /** Stop after this many hits in one file. */
   maxHits: number;
-}
-
-export interface ContextLine {
-  line: number;
-  text: string;
-}
-
-export interface Hit {
-  line: number;
-  /** 1-based column in characters (code points). */
-  column: number;
-  text: string;
-  before: ContextLine[];
-  after: ContextLine[];
 }
 
 /** Per file: 'n' text without hits, 'l' too large, 'b' binary or not UTF-8, 'g' unreadable, or the hits. */
