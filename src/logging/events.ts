@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { boundValue, cutString, MAX_MESSAGE_BYTES, MAX_RECORD_BYTES } from './bounds.js';
 import { redactText, redactValue } from './redact.js';
 import { pruneLogs } from './retention.js';
+import { isoTime } from '../platform/clock.js';
 import { closeFd, makeDirectory, openFd, writeFd } from '../platform/fs-callback.js';
 import type { CommandCompletedInput, EventLog, LoggedDiagnostic, SystemEventInput } from './types.js';
 
@@ -26,7 +27,7 @@ interface EventLogOptions {
 }
 
 function logFileName(date: Date): string {
-  return `aihelper-${date.toISOString().slice(0, 10)}.jsonl`;
+  return `aihelper-${isoTime(date).slice(0, 10)}.jsonl`;
 }
 
 type Record_ = Record<string, unknown>;
@@ -58,7 +59,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
     const ms = date.getTime();
     if (ms !== lastMs) {
       lastMs = ms;
-      lastIso = date.toISOString();
+      lastIso = isoTime(date);
     }
     return lastIso;
   };
@@ -114,7 +115,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
   /** Appends a batch of lines to the current day's file. */
   const write = async (lines: string[]): Promise<void> => {
     const date = now();
-    const day = date.toISOString().slice(0, 10);
+    const day = isoTime(date).slice(0, 10);
     if (!dirReady) {
       await makeDirectory(dir, { recursive: true, mode: 0o700 });
       dirReady = true;

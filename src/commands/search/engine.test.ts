@@ -369,6 +369,17 @@ require('node:worker_threads').parentPort.on('message', () => {
     }
   });
 
+  it('leave a literal search on the calling thread to stop at the deadline between its slices', async () => {
+    const run = await searchJob(hostileTree(), 'needle', false, 0);
+    const error = await runJob(run.job, { participate: true, workers: 0, budget: Number.POSITIVE_INFINITY, ...run }).catch((e) => e);
+    run.done();
+    expect(timeoutCode(error)).toBe('EXECUTION_TIMEOUT');
+    const unhurried = await searchJob(hostileTree(), 'needle', false, 10_000);
+    const results = await runJob(unhurried.job, { participate: true, workers: 0, budget: Number.POSITIVE_INFINITY, ...unhurried });
+    unhurried.done();
+    expect(results.reduce((n, r) => n + r.hits, 0)).toBe(1);
+  });
+
   it('stop on the calling thread at the deadline', async () => {
     const run = await searchJob(hostileTree(), '(a+)+$', true, 300);
     const error = await runJob(run.job, { participate: true, workers: 0, budget: Number.POSITIVE_INFINITY, ...run }).catch((e) => e);

@@ -357,6 +357,10 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
       ? new AhError({ code: 'EXECUTION_CANCELLED', message: 'interrupted', operation: 'execution' })
       : new AhError({ code: 'EXECUTION_TIMEOUT', message: 'the search did not finish by its deadline', operation: 'execution' });
   };
+  // Only a regex can hold a slice far past SLICE_MS (one match can backtrack for ever); a literal
+  // or a file name search ends its slice on time, and the event loop then sees the deadline and
+  // Ctrl-C. Running it through node:vm as well would cost every such CLI search a context (~1 ms).
+  const interruptible = job.mode === 'text' && job.spec.literal === null;
   const runHere = async (next: () => number) => {
     const local = runner ?? jobRunner(job);
     /** Runs units for up to SLICE_MS; false when there are none left. */
@@ -374,7 +378,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
       return false;
     };
     for (;;) {
-      const ran = runInterruptible(slice, deadline);
+      const ran = interruptible ? runInterruptible(slice, deadline) : Date.now() < deadline ? { value: slice() } : 'timeout';
       if (typeof ran === 'string') await interrupted(ran);
       else if (!ran.value) return;
       maybeJoin();
