@@ -134,6 +134,28 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * picomatch, required on its first call: only a search with globs compiles one, and its modules'
+ * top level cost every other start ~1.7 ms. The stand-in is the package's default export (the one
+ * function src/commands/search/globs.ts calls); its own require of the package is bundled as usual.
+ */
+const lazyPicomatch = {
+  name: 'ah-lazy-picomatch',
+  setup(b) {
+    b.onResolve({ filter: /^picomatch$/ }, (args) =>
+      args.namespace === 'ah-lazy-package' ? undefined : { path: 'picomatch', namespace: 'ah-lazy-package' },
+    );
+    b.onLoad({ filter: /^picomatch$/, namespace: 'ah-lazy-package' }, () => ({
+      contents: [
+        'let real;',
+        "module.exports = (...args) => (real ??= require('picomatch'))(...args);",
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 /** Every built-in schema (command inputs and outputs, host command options, job tools). */
 async function builtinSchemas() {
   const dir = await mkdtemp(join(tmpdir(), 'ah-build-'));
@@ -259,14 +281,14 @@ await bundleCjs('ah', 'src/main.ts', {
   // Ajv's compiler is needed only for schemas without a precompiled validator: loaded from
   // node_modules then, and never parsed at start-up.
   external: [...external, 'ajv/dist/2020.js', 'ajv-formats'],
-  plugins: [lazyAjv, lazySdkValidator, precompiledValidators, lazyBuiltins],
+  plugins: [lazyAjv, lazySdkValidator, precompiledValidators, lazyBuiltins, lazyPicomatch],
 });
 
 await wrapAsFunction(join(dist, 'ah.cjs'));
 
 // The search worker: its own small bundle next to the main one (src/commands/search/parallel.ts
 // starts it from there).
-await bundleCjs('search-worker', 'src/commands/search/search-worker.ts');
+await bundleCjs('search-worker', 'src/commands/search/search-worker.ts', { plugins: [lazyPicomatch] });
 
 /**
  * Rewrites the bundle as one function expression, so bin/ah.cjs compiles the file's own text. The

@@ -6,7 +6,7 @@ import { readTextFile } from './fs-callback.js';
 
 export async function readTextIfPresent(path: string): Promise<string | null> {
   try {
-    return await readTextFile(path, 'utf8');
+    return await readTextFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
