@@ -146,10 +146,7 @@ const lazyPicomatch = {
       args.namespace === 'ah-lazy-package' ? undefined : { path: 'picomatch', namespace: 'ah-lazy-package' },
     );
     b.onLoad({ filter: /^picomatch$/, namespace: 'ah-lazy-package' }, () => ({
-      contents: [
-        'let real;',
-        "module.exports = (...args) => (real ??= require('picomatch'))(...args);",
-      ].join('\n'),
+      contents: ['let real;', "module.exports = (...args) => (real ??= require('picomatch'))(...args);"].join('\n'),
       loader: 'js',
       resolveDir: root,
     }));

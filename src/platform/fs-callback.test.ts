@@ -2,7 +2,18 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/tmp.js';
-import { closeFd, listDirectory, lstatPath, makeDirectory, openFd, readTextFile, realPath, statPath, unlinkPath, writeFd } from './fs-callback.js';
+import {
+  closeFd,
+  listDirectory,
+  lstatPath,
+  makeDirectory,
+  openFd,
+  readTextFile,
+  realPath,
+  statPath,
+  unlinkPath,
+  writeFd,
+} from './fs-callback.js';
 
 describe('fs-callback', () => {
   it('appends, lists, stats, resolves and removes as node:fs/promises does', async () => {

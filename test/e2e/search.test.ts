@@ -59,6 +59,10 @@ describe('ah search text', () => {
     expect(bad.errorJson()).toMatchObject({ code: 'REGEX_INVALID' });
     const glob = await runAh(['--json', 'search', 'text', 'x', '--glob', '[a'], { cwd: dir });
     expect(glob.errorJson()).toMatchObject({ code: 'GLOB_INVALID' });
+    // The built CLI loads the glob matcher on its first use (scripts/build.mjs): it still filters.
+    write(dir, { 'src/k.ts': 'abc\n', 'src/k.test.ts': 'abc\n', 'k.md': 'abc\n' });
+    const globbed = await search(dir, ['abc', '--glob', '*.ts', '--glob', '!**/*.test.ts']);
+    expect(globbed.matches.map((m: { path: string }) => m.path)).toEqual(['src/k.ts']);
     const missing = await runAh(['--json', 'search', 'text', 'x', 'nope'], { cwd: dir });
     expect(missing.errorJson()).toMatchObject({ code: 'PATH_NOT_FOUND' });
   });
