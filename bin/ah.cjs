@@ -5,6 +5,8 @@
 // V8 code cache the build wrote next to it when V8 accepts it (dist/ah.cache for `mcp serve`,
 // dist/ah-cli.cache for every other command: V8 reads a whole cache at start); on Node versions
 // with a module compile cache the bundle is required normally and Node caches its compilation.
+// With --enable-source-maps it is required too: Node maps stack traces of required code through
+// dist/ah.cjs.map (the bundle's local names are minified), not those of a vm.Script.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`ah ${require('../dist/version.cjs')}\n`);
@@ -13,7 +15,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const bundle = join(__dirname, '..', 'dist', 'ah.cjs');
   const Module = require('node:module');
   const writeCache = process.env.AH_BUILD_CODE_CACHE;
-  if (typeof Module.enableCompileCache === 'function' && !writeCache) {
+  if (process.sourceMapsEnabled === true && !writeCache) {
+    require(bundle);
+  } else if (typeof Module.enableCompileCache === 'function' && !writeCache) {
     try {
       Module.enableCompileCache();
     } catch {

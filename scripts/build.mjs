@@ -259,9 +259,13 @@ function bundleCjs(name, entry, options = {}) {
     format: 'cjs',
     target: 'node20',
     minifySyntax: true,
-    // Less source text to parse on every start; names stay readable (no identifier minification).
-    // AH_BUILD_READABLE=1 keeps the layout and esbuild's per-module comments, for profiling.
+    // Less source text to read, copy and hash on every start. Short local names took the bundle
+    // from 2.1 to 1.5 MB and its CLI code cache from 1.0 to 0.9 MB: ~500 fewer page faults and
+    // ~8 ms off every start on a machine where a fault costs ~11 µs. `node --enable-source-maps
+    // bin/ah.cjs` maps stack traces back through dist/ah.cjs.map. AH_BUILD_READABLE=1 keeps names,
+    // the layout and esbuild's per-module comments, for profiling.
     minifyWhitespace: !process.env.AH_BUILD_READABLE,
+    minifyIdentifiers: !process.env.AH_BUILD_READABLE,
     legalComments: 'none',
     banner: { js: importMetaBanner },
     logLevel: 'warning',
