@@ -302,11 +302,10 @@ await bundleCjs('search-worker', 'src/commands/search/search-worker.ts', { plugi
  * down one line, so the source map gains one empty line first.
  */
 async function wrapAsFunction(file) {
-  const bytes = await readFile(file);
   // bin/ah.cjs reads the bundle as Latin-1, which is its text only while every byte is ASCII.
-  const wide = bytes.findIndex((b) => b > 0x7f);
-  if (wide !== -1) throw new Error(`build: ${file} has a non-ASCII byte at offset ${wide}; the launcher reads it as Latin-1`);
-  const text = bytes.toString('latin1');
+  // esbuild escapes everything else in code (charset ascii); a readable build keeps comments,
+  // which may hold some, and those are escaped here (only a readable build's columns after one move).
+  const text = (await readFile(file, 'utf8')).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
   const comment = text.lastIndexOf('//# sourceMappingURL=');
   const body = comment === -1 ? text : text.slice(0, comment);
   const link = comment === -1 ? '' : text.slice(comment);
