@@ -305,7 +305,7 @@ async function wrapAsFunction(file) {
   // bin/ah.cjs reads the bundle as Latin-1, which is its text only while every byte is ASCII.
   // esbuild escapes everything else in code (charset ascii); a readable build keeps comments,
   // which may hold some, and those are escaped here (only a readable build's columns after one move).
-  const text = (await readFile(file, 'utf8')).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  const text = (await readFile(file, 'utf8')).replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
   const comment = text.lastIndexOf('//# sourceMappingURL=');
   const body = comment === -1 ? text : text.slice(0, comment);
   const link = comment === -1 ? '' : text.slice(comment);
