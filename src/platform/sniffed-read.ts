@@ -6,7 +6,8 @@
 import { readSync } from 'node:fs';
 import { SNIFF_BYTES } from './text.js';
 
-const FIRST_READ = 64 * 1024;
+/** Bytes asked for by the first read of a file: most text files fit, and the sniff window does. */
+export const FIRST_READ_BYTES = 64 * 1024;
 
 /** Reads into buffer[from, to) until it is full or the file ends; returns the end of the data. */
 function fill(fd: number, buffer: Buffer, from: number, to: number): number {
@@ -25,7 +26,7 @@ function fill(fd: number, buffer: Buffer, from: number, to: number): number {
  */
 export function readUnlessBinarySync(fd: number, size: number): Buffer | null {
   const buffer = Buffer.allocUnsafe(size);
-  const first = Math.min(size, FIRST_READ);
+  const first = Math.min(size, FIRST_READ_BYTES);
   let filled = fill(fd, buffer, 0, first);
   if (buffer.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0)) return null;
   if (filled === first) filled = fill(fd, buffer, filled, size);

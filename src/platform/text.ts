@@ -20,8 +20,12 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (isAscii(buffer)) return buffer.toString('latin1');
   if (!isUtf8(buffer)) return null;
-  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-  return buffer.toString('utf8', bom);
+  return buffer.toString('utf8', utf8BomLength(buffer));
+}
+
+/** Bytes of a leading UTF-8 byte order mark (3), or 0: the decoded text starts after it. */
+export function utf8BomLength(bytes: Uint8Array): 0 | 3 {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 /** Lines in a text: a trailing newline does not start another line; an empty text has none. */

@@ -8,26 +8,19 @@
  * Only the lines that hold a hit are decoded.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
+import { utf8BomLength } from '../../platform/text.js';
 import type { Hit } from './hit.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-let lastLiteral: string | null = null;
-let lastNeedle: Buffer | null = null;
-
 /**
  * The UTF-8 bytes of a literal, or null when they would not stand for it: a lone surrogate is
- * encoded as U+FFFD, which the decoded text's search never matches for it (remembered: every file
- * of a search asks for the same literal).
+ * encoded as U+FFFD, which the decoded text's search never matches for it.
  */
 export function literalBytes(literal: string): Buffer | null {
-  if (literal !== lastLiteral) {
-    const bytes = Buffer.from(literal, 'utf8');
-    lastLiteral = literal;
-    lastNeedle = bytes.length > 0 && bytes.toString('utf8') === literal ? bytes : null;
-  }
-  return lastNeedle;
+  const bytes = Buffer.from(literal, 'utf8');
+  return bytes.length > 0 && bytes.toString('utf8') === literal ? bytes : null;
 }
 
 /** Characters (code points) in bytes[from, to) of valid UTF-8: the bytes that start one. */
@@ -44,7 +37,7 @@ function codePointsIn(bytes: Buffer, from: number, to: number): number {
 export function literalHitsInBytes(bytes: Buffer, needle: Buffer, max: number): Hit[] | 'b' {
   const ascii = isAscii(bytes);
   if (!ascii && !isUtf8(bytes)) return 'b';
-  const start = !ascii && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const start = ascii ? 0 : utf8BomLength(bytes);
   const end = bytes.length;
   const encoding = ascii ? 'latin1' : 'utf8';
   const hits: Hit[] = [];

@@ -6,6 +6,7 @@
  * one walk of every root in order, whatever ran where.
  */
 import type { Env } from '../../platform/paths.js';
+import { literalBytes } from './byte-hits.js';
 import { displayPath } from './display-path.js';
 import { compileGlobs } from './globs.js';
 import { prefilterFor } from './prefilter.js';
@@ -136,6 +137,8 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
   const literals = job.mode === 'files' ? null : spec.literal !== null ? [spec.literal] : (spec.required ?? null);
   const holdsLiteral = literals === null || literals.length === 0 ? null : prefilterFor(literals.map((l) => Buffer.from(l, 'utf8')));
   const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
+  // A literal search without context lines is matched on the file's bytes (byte-hits.ts).
+  const needle = job.mode === 'text' && spec.literal !== null && spec.context === 0 ? literalBytes(spec.literal) : null;
   const layers = new Map<number, Layer[]>();
   const layersOf = (group: number): Layer[] => {
     let built = layers.get(group);
@@ -166,7 +169,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
             continue;
           }
           fileSpec.maxHits = spec.maxHits - result.hits;
-          const outcome: FileResult = scanFile(fileSpec, path, state, holdsLiteral, re);
+          const outcome: FileResult = scanFile(fileSpec, path, state, holdsLiteral, re, needle);
           if (outcome === 'b') result.binary += 1;
           else if (outcome === 'l') result.large += 1;
           else if (outcome !== 'n' && outcome !== 'g') {

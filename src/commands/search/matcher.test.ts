@@ -10,7 +10,7 @@ import { type ScanSpec, type ScanState, scanFile } from './scan.js';
 function scanEach(spec: ScanSpec, paths: readonly string[], state: ScanState) {
   const holdsLiteral = spec.required ? prefilterFor(spec.required.map((l) => Buffer.from(l, 'utf8'))) : null;
   const re = new RegExp(spec.source, spec.flags);
-  return paths.map((path) => scanFile(spec, path, state, holdsLiteral, re));
+  return paths.map((path) => scanFile(spec, path, state, holdsLiteral, re, null));
 }
 
 describe('requiredLiterals', () => {

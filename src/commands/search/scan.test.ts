@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesRead, threadIoCounted } from '../../../test/helpers/thread-io.js';
 import { suiteTempDir } from '../../../test/helpers/tmp.js';
+import { literalBytes } from './byte-hits.js';
 import { type ScanSpec, scanFile } from './scan.js';
 
 const dir = suiteTempDir('ah-scan-');
@@ -22,7 +23,8 @@ function file(name: string, bytes: Buffer): string {
   return path;
 }
 
-const scan = (path: string, s: ScanSpec) => scanFile(s, path, { buffer: null }, null, null);
+// As a literal search runs it: matched on the bytes.
+const scan = (path: string, s: ScanSpec) => scanFile(s, path, { buffer: null }, null, null, literalBytes(s.literal as string));
 const text = (size: number, tail = '') => Buffer.concat([Buffer.alloc(size - Buffer.byteLength(tail), 'a'), Buffer.from(tail)]);
 
 describe('scanFile', () => {

@@ -5,7 +5,8 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { decodeUtf8 } from '../../platform/text.js';
-import { literalBytes, literalHitsInBytes } from './byte-hits.js';
+import { FIRST_READ_BYTES } from '../../platform/sniffed-read.js';
+import { literalHitsInBytes } from './byte-hits.js';
 import type { ContextLine, Hit } from './hit.js';
 import type { Prefilter } from './prefilter.js';
 
@@ -38,9 +39,6 @@ export interface ScanState {
   buffer: Buffer | null;
 }
 
-/** Bytes asked for by the first read of every file: most files fit, and need no fstat. */
-const FIRST_READ = 64 * 1024;
-
 /**
  * The size the read buffer grows to at once when a file does not fit the first read (or the file
  * itself, when max_bytes allows it larger). Growing to each larger file's exact size made a fresh
@@ -67,12 +65,12 @@ function readText(path: string, maxBytes: number, state: ScanState): Buffer | 'l
   }
   try {
     let buffer = state.buffer;
-    if (buffer === null || buffer.length < FIRST_READ) {
-      buffer = Buffer.allocUnsafe(FIRST_READ);
+    if (buffer === null || buffer.length < FIRST_READ_BYTES) {
+      buffer = Buffer.allocUnsafe(FIRST_READ_BYTES);
       state.buffer = buffer;
     }
     // One byte more than maxBytes, so a read that gets it proves the file too large.
-    const first = Math.min(FIRST_READ, maxBytes + 1);
+    const first = Math.min(FIRST_READ_BYTES, maxBytes + 1);
     let n = readSync(fd, buffer, 0, first, null);
     if (n < first) return sniffText(buffer.subarray(0, n)) ? buffer.subarray(0, n) : 'b';
     if (n > maxBytes) return 'l';
@@ -204,8 +202,18 @@ export function findHits(text: string, literal: string | null, re: RegExp | null
   return hits;
 }
 
-/** Reads, sniffs and searches one file. */
-export function scanFile(spec: ScanSpec, path: string, state: ScanState, holdsLiteral: Prefilter | null, re: RegExp | null): FileResult {
+/**
+ * Reads, sniffs and searches one file. `needle`: the literal's bytes when it is matched on the
+ * bytes (a literal search without context lines, byte-hits.ts), made once per search.
+ */
+export function scanFile(
+  spec: ScanSpec,
+  path: string,
+  state: ScanState,
+  holdsLiteral: Prefilter | null,
+  re: RegExp | null,
+  needle: Buffer | null,
+): FileResult {
   const bytes = readText(path, spec.maxBytes, state);
   if (typeof bytes === 'string') return bytes;
   // Files that cannot contain the literal are never decoded.
@@ -214,8 +222,6 @@ export function scanFile(spec: ScanSpec, path: string, state: ScanState, holdsLi
     if (re !== null && !isAscii(bytes) && !isUtf8(bytes)) return 'b';
     return 'n';
   }
-  // A literal without context lines is matched on the bytes (byte-hits.ts).
-  const needle = re === null && spec.context === 0 && spec.literal !== null ? literalBytes(spec.literal) : null;
   if (needle !== null) {
     const hits = literalHitsInBytes(bytes, needle, spec.maxHits);
     return hits === 'b' ? 'b' : hits.length === 0 ? 'n' : hits;
