@@ -39,9 +39,15 @@ describe('fs-callback', () => {
 
   it('rejects with the system error', async () => {
     const missing = join(tempDir('ah-fs-callback-'), 'missing');
-    for (const attempt of [readTextFile(missing), statPath(missing), listDirectory(missing), unlinkPath(missing), openFd(missing, 'r')]) {
-      await expect(attempt).rejects.toMatchObject({ code: 'ENOENT' });
-    }
+    // One call at a time: a promise made before its expectation is attached could reject unhandled.
+    const attempts = [
+      () => readTextFile(missing),
+      () => statPath(missing),
+      () => listDirectory(missing),
+      () => unlinkPath(missing),
+      () => openFd(missing, 'r'),
+    ];
+    for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(closeFd(987654)).rejects.toMatchObject({ code: 'EBADF' });
   });
 });
