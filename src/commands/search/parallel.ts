@@ -219,8 +219,15 @@ function workerCount(participate: boolean): number {
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/** From the CLI, workers join a search still running after this long (see RunOptions.joinAfterMs). */
-const CLI_JOIN_AFTER_MS = 40;
+/**
+ * From the CLI, workers join a search still running after this long (see RunOptions.joinAfterMs).
+ * A regex spends CPU on every byte, so a second thread pays back early. A literal or file-name
+ * search is system calls and a native byte scan: on a warm page cache one thread is near the
+ * read floor, and a worker joining at 40 ms made the repository's literal search 20-24 ms slower
+ * on two cores, while a search still running at 200 ms (a cold cache, a tree of hundreds of MB)
+ * still gains from the I/O and the core it adds (docs/performance.md, ninth round).
+ */
+const CLI_JOIN_AFTER_MS = { regex: 40, other: 200 };
 
 /**
  * Starts a server's search workers ahead of its first job, so they boot while the command resolves
@@ -242,7 +249,8 @@ export function runForCaller(
 ): Promise<UnitResult[]> {
   const participate = ctx.transport === 'cli';
   const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
-  return runJob(job, { participate, workers, joinAfterMs: CLI_JOIN_AFTER_MS, budget, signal: ctx.signal, deadline: ctx.deadline });
+  const joinAfterMs = job.mode === 'text' && job.spec.literal === null ? CLI_JOIN_AFTER_MS.regex : CLI_JOIN_AFTER_MS.other;
+  return runJob(job, { participate, workers, joinAfterMs, budget, signal: ctx.signal, deadline: ctx.deadline });
 }
 
 /**
