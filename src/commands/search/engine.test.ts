@@ -7,7 +7,7 @@ import { tempDir } from '../../../test/helpers/tmp.js';
 import { planSearch, type UnitResult } from './engine.js';
 import { createSpec } from './matcher.js';
 import { runInterruptible } from './interruptible.js';
-import { runJob, SearchWorkers } from './parallel.js';
+import { cliJoinAfterMs, runJob, SearchWorkers } from './parallel.js';
 import { HITS, NEXT } from './protocol.js';
 import { resolveRoots } from './roots.js';
 import { text } from './text.js';
@@ -96,6 +96,20 @@ async function engineFiles(
     symlinks: plan.symlinks + results.reduce((n, u) => n + u.symlinks, 0),
   };
 }
+
+describe('the CLI worker join time', () => {
+  const spec = (regex: boolean) =>
+    createSpec('use(Effect|State)', { regex, ignoreCase: false, maxBytes: 1 << 20, context: 0, maxHits: 10 });
+  it('lets workers join a regex search early: its matching costs CPU on every byte', () => {
+    expect(spec(true).literal).toBeNull();
+    expect(cliJoinAfterMs({ mode: 'text', spec: spec(true) })).toBe(40);
+  });
+  it('keeps a literal or file-name search on the calling thread for longer: a worker costs it more than it gains', () => {
+    expect(spec(false).literal).toBe('use(Effect|State)');
+    expect(cliJoinAfterMs({ mode: 'text', spec: spec(false) })).toBe(200);
+    expect(cliJoinAfterMs({ mode: 'files', spec: spec(true) })).toBe(200);
+  });
+});
 
 describe('search engine', () => {
   const pool = new SearchWorkers(2, WORKER);

@@ -229,6 +229,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(() => setImme
  */
 const CLI_JOIN_AFTER_MS = { regex: 40, other: 200 };
 
+/** How long a CLI search runs on its own thread before workers join it. */
+export function cliJoinAfterMs(job: Pick<SearchJob, 'mode' | 'spec'>): number {
+  return job.mode === 'text' && job.spec.literal === null ? CLI_JOIN_AFTER_MS.regex : CLI_JOIN_AFTER_MS.other;
+}
+
 /**
  * Starts a server's search workers ahead of its first job, so they boot while the command resolves
  * and lists its roots (they stay for later searches). The CLI starts none ahead: see joinAfterMs.
@@ -249,8 +254,7 @@ export function runForCaller(
 ): Promise<UnitResult[]> {
   const participate = ctx.transport === 'cli';
   const workers = ctx.env.AH_SEARCH_WORKERS === '0' ? 0 : workerCount(participate);
-  const joinAfterMs = job.mode === 'text' && job.spec.literal === null ? CLI_JOIN_AFTER_MS.regex : CLI_JOIN_AFTER_MS.other;
-  return runJob(job, { participate, workers, joinAfterMs, budget, signal: ctx.signal, deadline: ctx.deadline });
+  return runJob(job, { participate, workers, joinAfterMs: cliJoinAfterMs(job), budget, signal: ctx.signal, deadline: ctx.deadline });
 }
 
 /**
