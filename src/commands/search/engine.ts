@@ -122,6 +122,14 @@ export function planSearch(
   return { job: { ...shared, mode, query, groups, units }, symlinks };
 }
 
+/**
+ * Whether a job matches file contents with a regex (not a literal, not file names): the only
+ * kind whose work costs CPU on every byte and can hold a thread in one match.
+ */
+export function isRegexSearch(job: Pick<SearchJob, 'mode' | 'spec'>): boolean {
+  return job.mode === 'text' && job.spec.literal === null;
+}
+
 /** Matches a worker sends ahead of its unit's result (large messages hold the receiving thread). */
 const MATCHES_PER_MESSAGE = 512;
 
@@ -136,7 +144,7 @@ export function jobRunner(job: SearchJob, state: ScanState = { buffer: null }) {
   // Files mode reads no contents: no needles, no regex.
   const literals = job.mode === 'files' ? null : spec.literal !== null ? [spec.literal] : (spec.required ?? null);
   const holdsLiteral = literals === null || literals.length === 0 ? null : prefilterFor(literals.map((l) => Buffer.from(l, 'utf8')));
-  const re = job.mode === 'text' && spec.literal === null ? new RegExp(spec.source, spec.flags) : null;
+  const re = isRegexSearch(job) ? new RegExp(spec.source, spec.flags) : null;
   // A literal search without context lines is matched on the file's bytes (byte-hits.ts).
   const needle = job.mode === 'text' && spec.literal !== null && spec.context === 0 ? literalBytes(spec.literal) : null;
   const layers = new Map<number, Layer[]>();

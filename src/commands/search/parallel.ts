@@ -16,7 +16,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AhError } from '../../errors.js';
-import { jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
+import { isRegexSearch, jobRunner, type MatchRecord, type SearchJob, type UnitResult } from './engine.js';
 import { type Interrupted, runInterruptible } from './interruptible.js';
 import { CANCEL, claimNext, controlWords, HITS, STOP_AFTER, unitStopped, type WorkerMessage } from './protocol.js';
 import { raiseSignal } from '../../platform/processes.js';
@@ -231,7 +231,7 @@ const CLI_JOIN_AFTER_MS = { regex: 40, other: 200 };
 
 /** How long a CLI search runs on its own thread before workers join it. */
 export function cliJoinAfterMs(job: Pick<SearchJob, 'mode' | 'spec'>): number {
-  return job.mode === 'text' && job.spec.literal === null ? CLI_JOIN_AFTER_MS.regex : CLI_JOIN_AFTER_MS.other;
+  return isRegexSearch(job) ? CLI_JOIN_AFTER_MS.regex : CLI_JOIN_AFTER_MS.other;
 }
 
 /**
@@ -372,7 +372,7 @@ export async function runJob(job: SearchJob, options: RunOptions): Promise<UnitR
   // Only a regex can hold a slice far past SLICE_MS (one match can backtrack for ever); a literal
   // or a file name search ends its slice on time, and the event loop then sees the deadline and
   // Ctrl-C. Running it through node:vm as well would cost every such CLI search a context (~1 ms).
-  const interruptible = job.mode === 'text' && job.spec.literal === null;
+  const interruptible = isRegexSearch(job);
   const runHere = async (next: () => number) => {
     const local = runner ?? jobRunner(job);
     /** Runs units for up to SLICE_MS; false when there are none left. */
