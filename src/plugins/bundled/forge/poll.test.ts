@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CommandContext } from '../../../catalog/descriptor.js';
 import { pollUntil } from './poll.js';
 
@@ -34,6 +34,25 @@ describe('pollUntil', () => {
     expect(r.done).toBe(false);
     expect(r.polls).toBe(2);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('polls once after the shortened last sleep, even when its timer fires a millisecond early', async () => {
+    // The clock pollUntil reads: the start, then (after the 10 ms sleep to `end`) 1 ms before `end`.
+    const t0 = 1_000_000;
+    const readings = [t0, t0, t0, t0 + 9, t0 + 9];
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => readings.shift() ?? t0 + 20);
+    try {
+      const r = await pollUntil(ctx(t0 + 260), {
+        intervalMs: 60_000,
+        waitTimeoutMs: 60_000,
+        poll: async () => 0,
+        done: () => false,
+        describe: () => 'x',
+      });
+      expect(r).toMatchObject({ done: false, polls: 2, waited_ms: 9 });
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('ends the sleep at once on cancellation', async () => {

@@ -46,6 +46,8 @@ export async function pollUntil<T>(
   const started = Date.now();
   const end = Math.min(started + options.waitTimeoutMs, ctx.deadline - DEADLINE_MARGIN_MS);
   let polls = 0;
+  /** The sleep just taken ran to `end`: the poll after it is the last. */
+  let reachedEnd = false;
   for (;;) {
     const value = await options.poll();
     polls += 1;
@@ -53,7 +55,10 @@ export async function pollUntil<T>(
     if (options.done(value)) return { value, done: true, polls, waited_ms: waited };
     ctx.progress(`${options.describe(value)}; waited ${Math.round(waited / 1000)} s`);
     const left = end - Date.now();
-    if (left <= 0) return { value, done: false, polls, waited_ms: waited };
+    // A timer may fire a millisecond before `end` as Date.now() sees it: that must not buy one
+    // more sleep and poll just before the deadline.
+    if (left <= 0 || reachedEnd) return { value, done: false, polls, waited_ms: waited };
+    reachedEnd = left <= options.intervalMs;
     await sleep(Math.min(options.intervalMs, left), ctx.signal);
   }
 }
