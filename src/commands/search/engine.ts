@@ -15,7 +15,7 @@ import { type ContextLine, type FileResult, type ScanSpec, type ScanState, scanF
 import {
   inheritedLayers,
   type Layer,
-  listDirectory,
+  listSearchable,
   makeLayer,
   realDirectory,
   type WalkItem,
@@ -92,7 +92,7 @@ export function planSearch(
     }
     const inherited = inheritedLayers(root.absolute, env);
     const scope: WalkScope = { inRepo: inherited.inRepo, followSymlinks: options.followSymlinks, symlinks: 0 };
-    const listed = listDirectory(root.absolute, '', inherited.layers, scope);
+    const listed = listSearchable(root.absolute, '', inherited.layers, scope);
     symlinks += scope.symlinks;
     if (listed === null) continue;
     const group = groups.length;

@@ -177,7 +177,7 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
  * Lists and filters one directory: entries sorted by name that survive the hidden, type, symlink
  * and ignore filters, and the layers in force inside it. Null when unreadable.
  */
-export function listDirectory(
+export function listSearchable(
   dir: string,
   relDir: string,
   layers: Layer[],
@@ -272,7 +272,7 @@ export function walkSubtree(
       if (ancestors.has(real)) return;
       ancestors.add(real);
     }
-    const listed = listDirectory(item.absolute, item.relative, parentLayers, scope);
+    const listed = listSearchable(item.absolute, item.relative, parentLayers, scope);
     if (listed === null) {
       if (real !== null) ancestors?.delete(real);
       return;
