@@ -6,6 +6,15 @@ function ctx(deadline: number, signal = new AbortController().signal, progress: 
   return { deadline, signal, progress: (m: string) => progress.push(m) } as unknown as CommandContext;
 }
 
+/** A minute between polls of a value that never gets done: only the deadline or a cancel ends it. */
+const NEVER_DONE = {
+  intervalMs: 60_000,
+  waitTimeoutMs: 60_000,
+  poll: async () => 0,
+  done: () => false,
+  describe: () => 'x',
+};
+
 describe('pollUntil', () => {
   it('polls until done, reporting progress between polls', async () => {
     let n = 0;
@@ -24,13 +33,7 @@ describe('pollUntil', () => {
 
   it('never sleeps past the call deadline: the last sleep is shortened', async () => {
     const started = Date.now();
-    const r = await pollUntil(ctx(started + 600), {
-      intervalMs: 60_000,
-      waitTimeoutMs: 60_000,
-      poll: async () => 0,
-      done: () => false,
-      describe: () => 'x',
-    });
+    const r = await pollUntil(ctx(started + 600), NEVER_DONE);
     expect(r.done).toBe(false);
     expect(r.polls).toBe(2);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -42,13 +45,7 @@ describe('pollUntil', () => {
     const readings = [t0, t0, t0, t0 + 9, t0 + 9];
     const now = vi.spyOn(Date, 'now').mockImplementation(() => readings.shift() ?? t0 + 20);
     try {
-      const r = await pollUntil(ctx(t0 + 260), {
-        intervalMs: 60_000,
-        waitTimeoutMs: 60_000,
-        poll: async () => 0,
-        done: () => false,
-        describe: () => 'x',
-      });
+      const r = await pollUntil(ctx(t0 + 260), NEVER_DONE);
       expect(r).toMatchObject({ done: false, polls: 2, waited_ms: 9 });
     } finally {
       now.mockRestore();
@@ -57,13 +54,7 @@ describe('pollUntil', () => {
 
   it('ends the sleep at once on cancellation', async () => {
     const controller = new AbortController();
-    const waiting = pollUntil(ctx(Date.now() + 60_000, controller.signal), {
-      intervalMs: 60_000,
-      waitTimeoutMs: 60_000,
-      poll: async () => 0,
-      done: () => false,
-      describe: () => 'x',
-    });
+    const waiting = pollUntil(ctx(Date.now() + 60_000, controller.signal), NEVER_DONE);
     setTimeout(() => controller.abort(new Error('cancelled')), 20);
     await expect(waiting).rejects.toThrow('cancelled');
   });
