@@ -15,9 +15,11 @@ const PATTERNS = [
   { name: 'regex', ah: ['use(Effect|State)\\(', '--regex'], rg: ['use(Effect|State)\\('], grep: ['-E', 'use(Effect|State)\\('] },
 ];
 const FLOOR = join(ROOT, 'bench', 'read-floor.cjs');
+const THREADS_FLOOR = join(ROOT, 'bench', 'read-floor-threads.cjs');
 const START = 'bare node start';
 const FLOOR_ROW = 'node floor (bare node start + read floor)';
 const WALK_FLOOR_ROW = 'walk floor (node floor + readdir of the directories above the files)';
+const THREADS_FLOOR_ROW = 'two-thread floor (node floor shared with a worker)';
 /** Issue 19's targets: the CLI against the Node floor, the in-process call against ripgrep. */
 const CLI_TARGET = 1.3;
 const IN_PROCESS_TARGET = 1.5;
@@ -151,6 +153,7 @@ async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }
           timeCommand(process.execPath, [THIN_CALL, mcpUrl, tree.path, p.ah[0], p.ah.includes('--regex') ? 'regex' : 'literal']),
         [FLOOR_ROW]: () => ({ ...timeCommand(process.execPath, [FLOOR, searched.list, 'createRequire']), count: '-' }),
         [WALK_FLOOR_ROW]: () => ({ ...timeCommand(process.execPath, [FLOOR, searched.list, 'createRequire', tree.path]), count: '-' }),
+        [THREADS_FLOOR_ROW]: () => ({ ...timeCommand(process.execPath, [THREADS_FLOOR, searched.list, 'createRequire']), count: '-' }),
         'grep -rn': () => timeCommand('grep', ['-rn', ...p.grep, tree.path], { allowFailure: true }),
       };
       const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
@@ -196,6 +199,7 @@ async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }
         floor_ratio_vs_rg: round(floor / rg, 2),
         ah_start_ratio_vs_node_floor: round(median(samples[AH_START]) / floor, 2),
         walk_floor_ratio_vs_node_floor: round(median(samples[WALK_FLOOR_ROW]) / floor, 2),
+        two_thread_floor_ratio_vs_node_floor: round(median(samples[THREADS_FLOOR_ROW]) / floor, 2),
         walking_bound_ms: round(walkingBound, 1),
         walking_bound_ratio_vs_node_floor: round(walkingBound / floor, 2),
         rg_engine_estimate_ms: round(rgEngine, 1),
@@ -213,7 +217,7 @@ async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }
     const met = (ok) => (ok ? 'met' : 'NOT met');
     const summary = PATTERNS.map((p) => {
       const r = entry.patterns[p.name];
-      return `- ${p.name}: CLI **${r.cli_ratio_vs_node_floor}× the Node floor** (target <= ${CLI_TARGET}×: ${met(r.cli_target_met)}); in-process **${r.in_process_ratio_vs_rg}× rg** (target <= ${IN_PROCESS_TARGET}×: ${met(r.in_process_target_met)}); CLI ${r.ratio_vs_rg}× rg, Node floor ${r.floor_ratio_vs_rg}× rg; ah's start alone ${r.ah_start_ratio_vs_node_floor}× the Node floor; the least a walking CLI with ah's start can take (walk floor + ah start − bare node start) ${r.walking_bound_ratio_vs_node_floor}× the Node floor; ah on a ripgrep engine (what-if + ah start − bare node start) ~${r.rg_engine_estimate_ratio_vs_node_floor}× the Node floor; the search done by a running ah server for a cold Node client (what-if) ${r.warm_server_ratio_vs_node_floor}× the Node floor; match counts ${r.counts_equal ? 'equal' : `DIFFER (ah ${r.counts.ah}, rg ${r.counts.rg})`}`;
+      return `- ${p.name}: CLI **${r.cli_ratio_vs_node_floor}× the Node floor** (target <= ${CLI_TARGET}×: ${met(r.cli_target_met)}); in-process **${r.in_process_ratio_vs_rg}× rg** (target <= ${IN_PROCESS_TARGET}×: ${met(r.in_process_target_met)}); CLI ${r.ratio_vs_rg}× rg, Node floor ${r.floor_ratio_vs_rg}× rg; ah's start alone ${r.ah_start_ratio_vs_node_floor}× the Node floor; the least a walking CLI with ah's start can take (walk floor + ah start − bare node start) ${r.walking_bound_ratio_vs_node_floor}× the Node floor; the Node floor on two threads ${r.two_thread_floor_ratio_vs_node_floor}×; ah on a ripgrep engine (what-if + ah start − bare node start) ~${r.rg_engine_estimate_ratio_vs_node_floor}× the Node floor; the search done by a running ah server for a cold Node client (what-if) ${r.warm_server_ratio_vs_node_floor}× the Node floor; match counts ${r.counts_equal ? 'equal' : `DIFFER (ah ${r.counts.ah}, rg ${r.counts.rg})`}`;
     }).join('\n');
     const mb = round(searched.bytes / 1e6, 0);
     sections.push(
@@ -225,7 +229,7 @@ async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }
   result.event_loop_p99_batches_ms = delay.batches;
   result.load_average = loadAverage();
   saveResult('search', result);
-  return `${sections.join('\n\n')}\n\nEvent-loop delay p99 while four searches run in one process: **${delay.p99} ms** (target < 50 ms; median of ${EVENT_LOOP_BATCHES} batches, the worst ${delay.worst} ms).\n\`ah\` is the CLI (process start-up and catalog load included), \`ah in-process\` the same call inside a running process (as over MCP). The Node floor is a bare Node start plus the read floor: one Node process that only opens, reads and closes the files ripgrep searched, from a list made beforehand, with one indexOf of the literal per file (\`bench/read-floor.cjs\`); its column counts nothing. The walk floor is the same process listing first, one readdir each, every directory from the tree's root down to each listed file, which any searcher that walks instead of reading a ready list must also do. \`bare node start\` (\`node -e 0\`) is the start-up share of both floors; \`ah start\` is the same for ah (a \`search files\` in an empty directory). \`what-if: node + rg --json\` is a cold Node process that runs ripgrep with --json and turns its matches into search.text's records in walk order (the least a ripgrep engine would cost; it is not ah's contract: see the README). \`what-if: node + running ah server\` is a cold Node process (\`bench/thin-call.cjs\`) that has an \`ah mcp serve --transport http\` started before the rounds do the same search.text over loopback and prints its result: what a CLI served by a warm ah process would cost, without ah's own start-up. grep counts differ: it ignores .gitignore and hidden-file rules and searches binary and large files.`;
+  return `${sections.join('\n\n')}\n\nEvent-loop delay p99 while four searches run in one process: **${delay.p99} ms** (target < 50 ms; median of ${EVENT_LOOP_BATCHES} batches, the worst ${delay.worst} ms).\n\`ah\` is the CLI (process start-up and catalog load included), \`ah in-process\` the same call inside a running process (as over MCP). The Node floor is a bare Node start plus the read floor: one Node process that only opens, reads and closes the files ripgrep searched, from a list made beforehand, with one indexOf of the literal per file (\`bench/read-floor.cjs\`); its column counts nothing. The walk floor is the same process listing first, one readdir each, every directory from the tree's root down to each listed file, which any searcher that walks instead of reading a ready list must also do. The two-thread floor is the Node floor's reads shared with a worker thread started first, both claiming chunks of 16 files from one counter (\`bench/read-floor-threads.cjs\`): the most a second thread can give a search in one Node process here. \`bare node start\` (\`node -e 0\`) is the start-up share of every floor; \`ah start\` is the same for ah (a \`search files\` in an empty directory). \`what-if: node + rg --json\` is a cold Node process that runs ripgrep with --json and turns its matches into search.text's records in walk order (the least a ripgrep engine would cost; it is not ah's contract: see the README). \`what-if: node + running ah server\` is a cold Node process (\`bench/thin-call.cjs\`) that has an \`ah mcp serve --transport http\` started before the rounds do the same search.text over loopback and prints its result: what a CLI served by a warm ah process would cost, without ah's own start-up. grep counts differ: it ignores .gitignore and hidden-file rules and searches binary and large files.`;
 }
 
 /** The machine's load average (1, 5, 15 minutes): every number here depends on it. */
