@@ -32,6 +32,13 @@ export function percentile(values, p) {
 export const median = (values) => percentile(values, 50);
 export const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/**
+ * The servers of an interleaved bench in the order round `r` measures them: the list turned by r,
+ * so no server always follows the same one (the bench process's own garbage and the machine's
+ * state after a server's burst of calls fall on each server in turn).
+ */
+export const inRoundOrder = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
+
 /** Wall time of a command in ms (spawnSync, output discarded). */
 export function timeCommand(cmd, args, options = {}) {
   const started = process.hrtime.bigint();

@@ -4,7 +4,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, processCpuMs, ROOT, round, saveResult, scratchDir, startListening, table, vmRssKiB } from './lib.mjs';
+import {
+  AH,
+  inRoundOrder,
+  installPeers,
+  median,
+  processCpuMs,
+  ROOT,
+  round,
+  saveResult,
+  scratchDir,
+  startListening,
+  table,
+  vmRssKiB,
+} from './lib.mjs';
 import { connectHttp, SLOW, throughput } from './mcp-client.mjs';
 import { PEERS } from './mcp-stdio.mjs';
 import { connectRawHttp } from './raw-http-client.mjs';
@@ -93,7 +106,7 @@ export async function run() {
   for (const n of [1, 8, 32]) {
     const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
     for (let r = 0; r < ROUNDS; r += 1) {
-      for (const s of servers) rounds[s.name].push(await throughput(call(s), n, n === 1 ? 400 : 1000, 2500));
+      for (const s of inRoundOrder(servers, r)) rounds[s.name].push(await throughput(call(s), n, n === 1 ? 400 : 1000, 2500));
     }
     for (const s of servers) {
       const runs = rounds[s.name];
@@ -120,7 +133,7 @@ export async function run() {
   for (const n of LEAN_IN_FLIGHT) {
     const rounds = Object.fromEntries(servers.map((s) => [s.name, { cps: [], cpu: [] }]));
     for (let r = 0; r < ROUNDS; r += 1) {
-      for (const s of servers) {
+      for (const s of inRoundOrder(servers, r)) {
         const cpu0 = processCpuMs(s.proc.child.pid);
         const t = await throughput(leanCall(s), n, LEAN_CALLS, 2500);
         rounds[s.name].cps.push(t.callsPerSecond);

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AH, installPeers, median, percentile, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
+import { AH, inRoundOrder, installPeers, median, percentile, ROOT, round, saveResult, scratchDir, table, vmRssKiB } from './lib.mjs';
 import { connectStdio, FULL_LIST, SLOW, throughput } from './mcp-client.mjs';
 import { connectRaw } from './raw-client.mjs';
 
@@ -132,17 +132,19 @@ export async function run({ starts = 10 } = {}) {
     await sample(() => raw[s.name].request('tools/list', {}), 30, []);
   }
   for (let r = 0; r < ROUNDS; r += 1) {
-    for (const s of listers) await sample(() => raw[s.name].request('tools/list', {}), 20, results[s.name].rawList);
-    for (const s of sdkListers) await sample(() => clients[s.name].client.listTools(undefined, FULL_LIST), 10, results[s.name].sdkList);
-    for (const s of sdkListers) await sample(() => clients[s.name].client.listTools(undefined, SLOW), 10, results[s.name].sdkRepeatList);
+    for (const s of inRoundOrder(listers, r)) await sample(() => raw[s.name].request('tools/list', {}), 20, results[s.name].rawList);
+    for (const s of inRoundOrder(sdkListers, r))
+      await sample(() => clients[s.name].client.listTools(undefined, FULL_LIST), 10, results[s.name].sdkList);
+    for (const s of inRoundOrder(sdkListers, r))
+      await sample(() => clients[s.name].client.listTools(undefined, SLOW), 10, results[s.name].sdkRepeatList);
   }
   for (const s of listers) await raw[s.name].close();
   await clients[earlier.name].client.close();
 
   for (const s of list) Object.assign(results[s.name], { read4k: [], read1m: [], cps1: [], cps8: [], cps32: [] });
   for (let r = 0; r < ROUNDS; r += 1) {
-    for (const s of list) await sample(call(s, 'four-k.txt'), 200, results[s.name].read4k, 2000);
-    for (const s of list) await sample(call(s, 'one-m.txt'), 8, results[s.name].read1m, 2000);
+    for (const s of inRoundOrder(list, r)) await sample(call(s, 'four-k.txt'), 200, results[s.name].read4k, 2000);
+    for (const s of inRoundOrder(list, r)) await sample(call(s, 'one-m.txt'), 8, results[s.name].read1m, 2000);
   }
   // 3,000 calls per round at every concurrency, five rounds: with 300 calls at 1 in flight (~0.15 s
   // a round) and 1,000 at 8 and 32, ratios moved by ±30 % between runs.
@@ -151,7 +153,7 @@ export async function run({ starts = 10 } = {}) {
   const rss = Object.fromEntries(list.map((s) => [s.name, []]));
   for (const n of [1, 8, 32]) {
     for (let r = 0; r < ROUNDS; r += 1) {
-      for (const s of list) {
+      for (const s of inRoundOrder(list, r)) {
         const t = await throughput(call(s, 'four-k.txt'), n, 3000, 2500);
         results[s.name][`cps${n}`].push(t.callsPerSecond);
         rss[s.name].push(vmRssKiB(clients[s.name].pid));
