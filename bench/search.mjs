@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { AH, median, ROOT, round, saveResult, startListening, table, timeCommand } from './lib.mjs';
+import { AH, inRoundOrder, median, ROOT, round, saveResult, startListening, table, timeCommand } from './lib.mjs';
 
 const PATTERNS = [
   { name: 'literal', ah: ['createRequire'], rg: ['-F', 'createRequire'], grep: ['-F', 'createRequire'] },
@@ -160,7 +160,7 @@ async function measureWith(rgPath, scratch, rounds, { env, text, empty, mcpUrl }
       const counts = {};
       // Round 0 warms the page cache and is not counted.
       for (let i = 0; i <= rounds; i += 1) {
-        for (const [name, fn] of Object.entries(cases)) {
+        for (const [name, fn] of inRoundOrder(Object.entries(cases), i)) {
           const { ms, stdout, count } = await fn();
           if (i > 0) samples[name].push(ms);
           if (i === 0)
