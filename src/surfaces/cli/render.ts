@@ -18,15 +18,43 @@ export const paint = {
 };
 
 /**
+ * Characters encoded per write. Encoding a whole result at once makes a second, freshly allocated
+ * copy of it, and on a machine where a page fault costs ~11 µs that copy is dear: a 6 MB
+ * `ah file read --json` took 131.9 ms that way against 118.8 ms in chunks through one reused
+ * buffer (medians of 31 interleaved runs); a 1.2 MB answer's encode and write, 8.8 against 5.7 ms.
+ */
+const CHUNK_CHARS = 1 << 16;
+/** UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units). */
+let chunkBuffer: Buffer | null = null;
+
+/**
  * Synchronous writes so output is complete before the process exits, even to a pipe.
  * EAGAIN on a non-blocking pipe is retried; EPIPE (reader went away) is given up silently.
  */
-function writeAll(fd: number, text: string): boolean {
-  const buffer = Buffer.from(text, 'utf8');
+export function writeAll(fd: number, text: string): boolean {
+  if (text.length <= CHUNK_CHARS) {
+    const bytes = Buffer.from(text, 'utf8');
+    return writeBytes(fd, bytes, bytes.length);
+  }
+  chunkBuffer ??= Buffer.allocUnsafe(CHUNK_CHARS * 3);
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + CHUNK_CHARS);
+    // Never between the two halves of a surrogate pair: each half alone would be encoded as U+FFFD.
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    const length = chunkBuffer.write(text.slice(from, to), 0, 'utf8');
+    if (!writeBytes(fd, chunkBuffer, length)) return false;
+    from = to;
+  }
+  return true;
+}
+
+/** Writes bytes [0, length) of `buffer` to `fd`; false when the reader went away. */
+function writeBytes(fd: number, buffer: Buffer, length: number): boolean {
   let offset = 0;
-  while (offset < buffer.length) {
+  while (offset < length) {
     try {
-      offset += writeSync(fd, buffer, offset);
+      offset += writeSync(fd, buffer, offset, length - offset);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') continue;
